@@ -1,0 +1,47 @@
+import type { NextFunction, Request, Response } from 'express';
+import { config } from '../shared/config';
+import { AppError, errors } from '../shared/errors';
+import { logger } from '../shared/logger';
+import { consume, rateLimitHeaders } from '../shared/rate-limit';
+import type { Viewer } from '../shared/viewer';
+
+export interface Authenticator {
+  viewerFromAccessToken(token: string): Promise<Viewer>;
+  viewerFromApiKey(secret: string): Promise<Viewer>;
+}
+
+/**
+ * Verifies the caller once, at the edge, for REST and GraphQL alike: `Authorization: Bearer <token>` or
+ * `X-API-Key: <secret>`. No credentials: the request goes on anonymous and each subgraph decides. Bad
+ * credentials: 401 at once, whatever the path. Then every request counts against its caller's general rate
+ * limit (per user, per API key, or per client address when anonymous).
+ */
+export function authenticate(identity: Authenticator, reject: (res: Response, error: AppError) => void) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const bearer = req.headers.authorization;
+      const apiKey = req.headers['x-api-key'];
+      if (bearer !== undefined && apiKey !== undefined) {
+        throw errors.unauthorized('Send either a bearer token or an API key, not both');
+      }
+      if (bearer !== undefined) {
+        const [scheme, token, extra] = bearer.trim().split(/\s+/);
+        if (scheme?.toLowerCase() !== 'bearer' || !token || extra !== undefined) {
+          throw errors.unauthorized('Authorization header must be "Bearer <token>"');
+        }
+        req.viewer = await identity.viewerFromAccessToken(token);
+      } else if (apiKey !== undefined) {
+        if (typeof apiKey !== 'string' || !apiKey.trim()) throw errors.unauthorized('X-API-Key is empty');
+        req.viewer = await identity.viewerFromApiKey(apiKey.trim());
+      }
+      const caller = req.viewer?.apiKey ? `key:${req.viewer.apiKey.id}` : req.viewer ? `user:${req.viewer.userId}` : `ip:${req.ip}`;
+      const limit = await consume('general', caller);
+      res.set(rateLimitHeaders(limit, config().RATE_LIMIT_WINDOW_SECONDS));
+      next();
+    } catch (err) {
+      if (err instanceof AppError) return reject(res, err);
+      logger.error({ err }, 'authentication failed unexpectedly');
+      next(err);
+    }
+  };
+}

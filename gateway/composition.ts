@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { composeServices } from '@apollo/composition';
+import { printSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { config } from '../shared/config';
+import { SCHEMA_DIR } from '../shared/paths';
+import { buildSubgraph, type SubgraphDefinition } from '../shared/subgraph';
+import { SUBGRAPHS } from '../subgraphs';
+
+
+/** Where each subgraph answers in split mode; written into the supergraph for routers that call them. */
+export function subgraphUrl(name: string): string {
+  const cfg = config();
+  const urls: Record<string, string> = {
+    clinical: cfg.CLINICAL_SUBGRAPH_URL,
+    org: cfg.ORG_SUBGRAPH_URL,
+    revenue: cfg.REVENUE_SUBGRAPH_URL,
+  };
+  return urls[name];
+}
+
+export interface ComposedGraph {
+  subgraphs: { name: string; sdl: string }[];
+  supergraphSdl: string;
+}
+
+/** Builds every subgraph's schema from code and composes the supergraph. Needs no database. */
+export async function composeGraph(defs: SubgraphDefinition[] = SUBGRAPHS): Promise<ComposedGraph> {
+  const subgraphs = [];
+  for (const def of defs) {
+    subgraphs.push({ name: def.name, sdl: printSubgraphSchema(await buildSubgraph(def)) });
+  }
+  const result = composeServices(
+    subgraphs.map((s) => ({ name: s.name, url: defaultUrl(s.name), typeDefs: parse(s.sdl) })),
+  );
+  if (result.errors) {
+    throw new Error('Supergraph composition failed:\n' + result.errors.map((e) => `- ${e.message}`).join('\n'));
+  }
+  return { subgraphs, supergraphSdl: result.supergraphSdl };
+}
+
+/** The checked-in supergraph names the default split-mode URLs, so it does not change with the environment. */
+function defaultUrl(name: string): string {
+  return `http://127.0.0.1:${{ org: 4002, clinical: 4001, revenue: 4003 }[name]}/graphql`;
+}
+
+export function readSupergraph(): string {
+  return readFileSync(join(SCHEMA_DIR, 'supergraph.graphql'), 'utf8');
+}

@@ -1,0 +1,15 @@
+import type { Viewer } from '../shared/viewer';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified caller, set by the edge authentication middleware. */
+      viewer?: Viewer;
+      /** Request id: the caller's X-Request-Id when well formed, else a new UUID. Echoed in the response. */
+      id: string;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,49 @@
+import type { Response } from 'express';
+import { snakePath } from '../shared/case';
+import { describeIssues, ERROR_STATUS, isErrorCode, type ErrorCode, type FieldIssue } from '../shared/errors';
+
+/** The response envelopes of SPEC.md, in one place. */
+export interface PageMeta {
+  page: number;
+  limit: number;
+  total: number;
+}
+
+export function sendData(res: Response, status: number, data: unknown, meta?: PageMeta): void {
+  res.status(status).json(meta ? { success: true, data, meta } : { success: true, data });
+}
+
+export function sendError(res: Response, code: ErrorCode, message: string, details?: FieldIssue[]): void {
+  const body: { code: ErrorCode; message: string; details?: FieldIssue[] } = { code, message };
+  if (details?.length) body.details = details;
+  res.status(ERROR_STATUS[code]).json({ success: false, error: body });
+}
+
+/** `Retry-After` and the RateLimit fields for a RATE_LIMITED error's extensions. */
+export function applyRateLimitHeaders(res: Response, extensions: Record<string, unknown> | undefined): void {
+  if (extensions?.code !== 'RATE_LIMITED') return;
+  const retryAfter = extensions.retryAfter;
+  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+  const limit = extensions.rateLimit as { limit: number; remaining: number; reset: number } | undefined;
+  if (limit) {
+    res.setHeader('RateLimit-Limit', String(limit.limit));
+    res.setHeader('RateLimit-Remaining', String(limit.remaining));
+    res.setHeader('RateLimit-Reset', String(limit.reset));
+  }
+}
+
+/** A GraphQL error as the REST client sees it: field names in snake_case, status from the code. */
+export function sendGraphQLError(
+  res: Response,
+  error: { message: string; extensions?: Record<string, unknown> },
+): void {
+  const raw = error.extensions?.code;
+  const code: ErrorCode = isErrorCode(raw) ? raw : 'INTERNAL_ERROR';
+  applyRateLimitHeaders(res, error.extensions);
+  const issues = error.extensions?.details as FieldIssue[] | undefined;
+  if (code === 'VALIDATION_ERROR' && Array.isArray(issues) && issues.length) {
+    const wire = issues.map((i) => ({ field: snakePath(i.field), message: i.message }));
+    return sendError(res, code, describeIssues(wire), wire);
+  }
+  sendError(res, code, code === 'INTERNAL_ERROR' ? 'Internal server error' : error.message);
+}

@@ -1,0 +1,247 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  GraphQLNonNull,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+} from 'graphql';
+import { snakeCase } from '../shared/case';
+import { ERROR_STATUS } from '../shared/errors';
+import { MAX_PAGE_SIZE } from '../shared/model';
+import { TEXT_TYPES } from './route';
+import type { CompiledRoute } from './router';
+import type { WebhookRoute } from './routes/webhooks';
+import type { ShapeField } from './wire';
+
+type Schema = Record<string, unknown>;
+
+/**
+ * OpenAPI 3.0 document generated from the route table: paths and methods from the routes, parameters and
+ * bodies from the operations' variable types, responses from their selection sets. Nothing is written by hand,
+ * so the document cannot drift from what the adapter serves.
+ */
+const SCALARS: Record<string, Schema> = {
+  String: { type: 'string' },
+  ID: { type: 'string', format: 'uuid' },
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  Decimal: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$', example: '125.50', description: 'Exact decimal; numbers are accepted on input' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+  JSON: { type: 'object', additionalProperties: true },
+  JSONObject: { type: 'object', additionalProperties: true },
+};
+
+const describe = (schema: Schema, description?: string | null): Schema =>
+  description ? { ...schema, description } : schema;
+
+export function buildOpenApi(
+  routes: CompiledRoute[],
+  info: { title: string; version: string; description: string },
+  webhooks: WebhookRoute[] = [],
+) {
+  const components: Record<string, Schema> = {};
+
+  const input = (type: GraphQLInputType): Schema => {
+    if (isNonNullType(type)) return input(type.ofType);
+    if (isListType(type)) return { type: 'array', items: input(type.ofType) };
+    if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+    if (isInputObjectType(type)) {
+      if (!components[type.name]) {
+        components[type.name] = {};
+        const fields = Object.values(type.getFields());
+        const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => snakeCase(f.name));
+        components[type.name] = {
+          type: 'object',
+          properties: Object.fromEntries(fields.map((f) => [snakeCase(f.name), describe(input(f.type), f.description)])),
+          ...(required.length ? { required } : {}),
+        };
+      }
+      return { $ref: `#/components/schemas/${type.name}` };
+    }
+    return SCALARS[type.name] ?? { type: 'string' };
+  };
+
+  const output = (type: GraphQLOutputType, shape: ShapeField[] | null): Schema => {
+    const nullable = !isNonNullType(type);
+    const inner = isNonNullType(type) ? type.ofType : type;
+    let schema: Schema;
+    if (isListType(inner)) schema = { type: 'array', items: output(inner.ofType, shape) };
+    else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
+    else if ((isObjectType(inner) || isInterfaceType(inner)) && shape) {
+      const fields = inner.getFields();
+      schema = {
+        type: 'object',
+        properties: Object.fromEntries(
+          shape.map((f) => {
+            const def = fields[f.from];
+            return [f.to, def ? describe(output(def.type, f.shape), def.description) : { type: 'string' }];
+          }),
+        ),
+      };
+    } else schema = SCALARS[getNamedType(inner).name] ?? { type: 'object' };
+    return nullable ? { ...schema, nullable: true } : schema;
+  };
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const bodyAllowed = route.method !== 'GET' && route.method !== 'DELETE';
+    const parameters: Schema[] = [];
+    let body: Schema | undefined;
+    const bodyFields: Record<string, Schema> = {};
+    const bodyRequired: string[] = [];
+    for (const v of route.variables) {
+      if (v.source === 'input') body = input(v.type);
+      else if (v.source === 'path') parameters.push({ name: v.wire, in: 'path', required: true, schema: input(v.type) });
+      else if (bodyAllowed) {
+        bodyFields[v.wire] = input(v.type);
+        if (isNonNullType(v.type)) bodyRequired.push(v.wire);
+      } else {
+        const schema = input(v.type);
+        if (v.name === 'limit') Object.assign(schema, { minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 });
+        if (v.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
+        parameters.push({ name: v.wire, in: 'query', required: isNonNullType(v.type), schema });
+      }
+    }
+    if (Object.keys(bodyFields).length) {
+      const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
+      body = body ? { allOf: [body, fields] } : fields;
+    }
+    const data: Schema = !route.rootType
+      ? { type: 'object' }
+      : route.list
+        ? output(route.rootType.getFields().items.type, route.shape)
+        : output(new GraphQLNonNull(route.rootType), route.shape);
+    const success: Schema = {
+      type: 'object',
+      required: ['success', 'data', ...(route.list ? ['meta'] : [])],
+      properties: {
+        success: { type: 'boolean', enum: [true] },
+        data,
+        ...(route.list ? { meta: { $ref: '#/components/schemas/PageMeta' } } : {}),
+      },
+    };
+    const errorCodes = [400, 401, 403, 404, 409, 429, 500].filter((s) => !(route.access === 'public' && s === 403));
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      operationId: route.operation,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: [route.tag],
+      parameters,
+      ...(body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: body },
+                ...(route.textBody ? Object.fromEntries(TEXT_TYPES.map((t) => [t, { schema: { type: 'string' } }])) : {}),
+              },
+            },
+          }
+        : {}),
+      responses: {
+        [String(route.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+        ...Object.fromEntries(errorCodes.map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
+      },
+      security: route.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKey: [] }],
+    };
+  }
+
+  for (const hook of webhooks) {
+    paths[hook.path] ??= {};
+    paths[hook.path].post = {
+      operationId: `webhook_${hook.provider}`,
+      summary: hook.summary,
+      description: `Signed by the provider: ${hook.signature}. Must arrive over HTTPS. Acknowledged with 200 at once; processed on a queue.`,
+      tags: ['Inbound webhooks'],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': {
+          description: 'Received (or a repeated delivery, `duplicate: true`)',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  success: { type: 'boolean', enum: [true] },
+                  data: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' }, delivery_id: { type: 'string', format: 'uuid' } } },
+                },
+              },
+            },
+          },
+        },
+        '401': { $ref: '#/components/responses/E401' },
+        '403': { $ref: '#/components/responses/E403' },
+      },
+      security: [],
+    };
+  }
+  paths['/health'] = { get: { summary: 'Process is up', tags: ['Operations'], security: [], responses: { '200': { description: 'Up' } } } };
+  paths['/ready'] = {
+    get: { summary: 'PostgreSQL and Redis reachable, with latencies', tags: ['Operations'], security: [], responses: { '200': { description: 'Ready' }, '503': { description: 'A dependency is down' } } },
+  };
+
+  const errorResponse = (status: number, description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  });
+  return {
+    openapi: '3.0.3',
+    info,
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'PASETO v4.public' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Developer API key, scoped' },
+      },
+      schemas: {
+        ...components,
+        PageMeta: {
+          type: 'object',
+          required: ['page', 'limit', 'total'],
+          properties: {
+            page: { type: 'integer', minimum: 1 },
+            limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
+            total: { type: 'integer', minimum: 0, description: 'Total number of items across all pages' },
+          },
+        },
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['success', 'error'],
+          properties: {
+            success: { type: 'boolean', enum: [false] },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+                message: { type: 'string' },
+                details: {
+                  type: 'array',
+                  description: 'For VALIDATION_ERROR: each offending field (snake_case path) and what is wrong with it',
+                  items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        E400: errorResponse(400, 'VALIDATION_ERROR: malformed JSON or invalid fields, named in the message and details'),
+        E401: errorResponse(401, 'UNAUTHORIZED: token missing, invalid or expired'),
+        E403: errorResponse(403, 'FORBIDDEN: authenticated but not allowed'),
+        E404: errorResponse(404, 'NOT_FOUND: no such record, or not visible to the caller'),
+        E409: errorResponse(409, 'CONFLICT: duplicate or illegal state transition'),
+        E429: errorResponse(429, 'RATE_LIMITED: retry after the Retry-After header'),
+        E500: errorResponse(500, 'INTERNAL_ERROR'),
+      },
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { Router, type Request, type Response } from 'express';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  typeFromAST,
+  validate,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+import { match } from 'path-to-regexp';
+import type { Gateway } from '../gateway/server';
+import type { GatewayContext } from '../gateway/context';
+import { depthRule, operationCost } from '../gateway/limits';
+import { MAX_PAGE_SIZE } from '../shared/model';
+import { camelCase, snakeCase } from '../shared/case';
+import { describeIssues, type FieldIssue } from '../shared/errors';
+import { sendData, sendError, sendGraphQLError } from './envelope';
+import type { OperationDocument } from './operations';
+import type { HttpMethod, RouteSpec, RouteTable } from './route';
+import { compileShape, readInput, shapeValue, type ShapeField } from './wire';
+
+type VariableSource = 'input' | 'path' | 'field';
+
+interface VariablePlan {
+  name: string;
+  wire: string;
+  type: GraphQLInputType;
+  source: VariableSource;
+}
+
+export interface CompiledRoute extends RouteSpec {
+  tag: string;
+  op: OperationDocument;
+  variables: VariablePlan[];
+  rootKey: string;
+  rootType: GraphQLObjectType | undefined;
+  /** The root field returns a page: answer with the list envelope. */
+  list: boolean;
+  shape: ShapeField[] | null;
+  pathParams: string[];
+  matches: (path: string) => boolean;
+}
+
+export function isPageType(type: unknown): type is GraphQLObjectType {
+  if (!isObjectType(type)) return false;
+  const fields = type.getFields();
+  return type.name.endsWith('Page') && ['items', 'total', 'page', 'limit'].every((f) => f in fields);
+}
+
+function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: Map<string, OperationDocument>): CompiledRoute {
+  const op = ops.get(spec.operation);
+  const where = `${spec.method} ${spec.path}`;
+  if (!op) throw new Error(`${where}: no operation document named ${spec.operation}`);
+  const pathParams = [...spec.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const variables: VariablePlan[] = (op.operation.variableDefinitions ?? []).map((def) => {
+    const name = def.variable.name.value;
+    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`${where}: unknown type for $${name}`);
+    const pathParam = pathParams.find((p) => camelCase(p) === name);
+    if (name === 'input') return { name, wire: '', type, source: 'input' };
+    if (pathParam) return { name, wire: pathParam, type, source: 'path' };
+    return { name, wire: snakeCase(name), type, source: 'field' };
+  });
+  for (const p of pathParams) {
+    if (!variables.some((v) => v.source === 'path' && v.wire === p)) throw new Error(`${where}: :${p} feeds no variable`);
+  }
+  if (spec.textBody && !variables.some((v) => v.name === spec.textBody && v.source === 'field')) {
+    throw new Error(`${where}: textBody ${spec.textBody} is not a body variable of ${spec.operation}`);
+  }
+  const roots = op.operation.selectionSet.selections;
+  const root = roots[0];
+  if (roots.length !== 1 || root.kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
+  const rootParent = op.operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const rootField = rootParent?.getFields()[root.name.value];
+  const rootType = rootField ? getNamedType(rootField.type) : undefined;
+  const fragments = Object.fromEntries(
+    op.document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
+  const list = isPageType(rootType);
+  let shape: ShapeField[] | null = null;
+  if (root.selectionSet && isObjectType(rootType)) {
+    const full = compileShape(root.selectionSet, rootType, fragments);
+    shape = list ? (full.find((f) => f.from === 'items')?.shape ?? null) : full;
+  }
+  return {
+    ...spec,
+    tag,
+    op,
+    variables,
+    rootKey: root.alias?.value ?? root.name.value,
+    rootType: isObjectType(rootType) ? rootType : undefined,
+    list,
+    shape,
+    pathParams,
+    matches: ((m) => (path: string) => m(path) !== false)(match(spec.path, { decode: decodeURIComponent })),
+  };
+}
+
+/** A value of `type` that passes coercion, for pricing an operation before any request arrives. */
+function placeholder(type: GraphQLInputType): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return [];
+  if (isEnumType(inner)) return inner.getValues()[0]?.value;
+  if (isInputObjectType(inner)) {
+    const fields = Object.values(inner.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined);
+    return Object.fromEntries(fields.map((f) => [f.name, placeholder(f.type)]));
+  }
+  return { Int: 1, Float: 1, Boolean: true }[inner.name] ?? '00000000-0000-4000-8000-000000000000';
+}
+
+/** Literal segments win over parameters (`/organizations/me` before `/organizations/:id`). */
+function specificity(a: CompiledRoute, b: CompiledRoute): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i].startsWith(':');
+    const pb = sb[i].startsWith(':');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
+}
+
+export function compileRoutes(
+  tables: RouteTable[],
+  schema: GraphQLSchema,
+  ops: Map<string, OperationDocument>,
+  limits: { maxCost: number; maxDepth: number },
+): CompiledRoute[] {
+  const routes = tables.flatMap((t) => t.routes.map((r) => compileRoute(r, t.tag, schema, ops)));
+  for (const r of routes) {
+    const tooDeep = validate(schema, r.op.document, [depthRule(limits.maxDepth)]);
+    if (tooDeep.length) throw new Error(`${r.method} ${r.path}: ${tooDeep[0].message}`);
+    // Priced once here, at the largest page a client may ask for, instead of per request.
+    const worst = Object.fromEntries(r.variables.map((v) => [v.name, v.name === 'limit' ? MAX_PAGE_SIZE : placeholder(v.type)]));
+    const cost = operationCost(schema, r.op.document, worst, r.op.name);
+    if (cost > limits.maxCost) {
+      throw new Error(`${r.method} ${r.path}: operation ${r.op.name} costs ${cost}, over the limit ${limits.maxCost}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const r of routes) {
+    const key = `${r.method} ${r.path}`;
+    if (seen.has(key)) throw new Error(`route ${key} is defined twice`);
+    seen.add(key);
+  }
+  return routes.sort(specificity);
+}
+
+function readVariables(route: CompiledRoute, req: Request, issues: FieldIssue[]): Record<string, unknown> {
+  // A plain-text body goes, whole, to the route's text variable.
+  const body = typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown);
+  const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const query = req.query as Record<string, unknown>;
+  const variables: Record<string, unknown> = {};
+  for (const v of route.variables) {
+    let value: unknown;
+    if (v.source === 'input') {
+      value = readInput(body === undefined ? {} : body, v.type, '', issues);
+    } else if (v.source === 'path') {
+      value = readInput(req.params[v.wire], v.type, v.wire, issues, true);
+    } else if (v.wire in fields || v.name in fields) {
+      value = readInput(fields[v.wire] ?? fields[v.name], v.type, v.wire, issues);
+    } else {
+      const raw = query[v.wire] ?? query[v.name];
+      value = readInput(raw, v.type, v.wire, issues, true);
+    }
+    if (value !== undefined) variables[v.name] = value;
+  }
+  return variables;
+}
+
+export function contextOf(req: Request): GatewayContext {
+  return { viewer: req.viewer, requestId: req.id, ip: req.ip, userAgent: req.headers['user-agent'] };
+}
+
+function handler(route: CompiledRoute, gateway: Gateway) {
+  return async (req: Request, res: Response) => {
+    if (typeof req.body === 'string' && !route.textBody) {
+      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON, sent with Content-Type: application/json');
+    }
+    const issues: FieldIssue[] = [];
+    const variables = readVariables(route, req, issues);
+    if (issues.length) return sendError(res, 'VALIDATION_ERROR', describeIssues(issues), issues);
+    const { data, errors } = await gateway.execute(route.op, variables, contextOf(req));
+    if (errors?.length) return sendGraphQLError(res, errors[0]);
+    const value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+    if (value === null || value === undefined) return sendError(res, 'NOT_FOUND', 'Resource not found');
+    const status = route.status ?? 200;
+    if (route.list) {
+      const page = value as { items: unknown[]; total: number; page: number; limit: number };
+      return sendData(res, status, shapeValue(page.items, route.shape), {
+        page: page.page,
+        limit: page.limit,
+        total: page.total,
+      });
+    }
+    sendData(res, status, shapeValue(value, route.shape));
+  };
+}
+
+const METHODS: Record<HttpMethod, 'get' | 'post' | 'put' | 'patch' | 'delete'> = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+/**
+ * Methods that also serve a route. SPEC leaves update methods open, so a PATCH route (a partial update) also
+ * answers PUT with the same meaning, and a PATCH on a `/status` path (a state change, which clients also send as an
+ * action) answers POST too, unless the table defines that method on the path itself.
+ */
+function aliasesOf(route: { method: HttpMethod; path: string }, routes: { method: HttpMethod; path: string }[]): HttpMethod[] {
+  if (route.method !== 'PATCH') return [];
+  const aliases: HttpMethod[] = route.path.endsWith('/status') ? ['PUT', 'POST'] : ['PUT'];
+  return aliases.filter((m) => !routes.some((r) => r.method === m && r.path === route.path));
+}
+
+/** An Express router serving every compiled route and its aliases. */
+export function restRouter(routes: CompiledRoute[], gateway: Gateway): Router {
+  const router = Router();
+  for (const route of routes) {
+    router[METHODS[route.method]](route.path, handler(route, gateway));
+    for (const alias of aliasesOf(route, routes)) router[METHODS[alias]](route.path, handler(route, gateway));
+  }
+  return router;
+}
+
+/** Methods served on a path, for 405 answers. */
+export function allowedMethods(routes: CompiledRoute[], path: string): HttpMethod[] {
+  const matching = routes.filter((r) => r.matches(path));
+  return [...new Set(matching.flatMap((r) => [r.method, ...aliasesOf(r, routes)]))];
+}

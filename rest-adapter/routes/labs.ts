@@ -1,0 +1,42 @@
+import { defineRoutes } from '../route';
+
+export default defineRoutes('Labs', [
+  {
+    method: 'GET',
+    path: '/api/labs',
+    operation: 'LabOrders',
+    summary: "List lab orders: a patient's (`patient_id`), or of every organization where I read clinical data; `status` filters",
+  },
+  {
+    method: 'POST',
+    path: '/api/labs',
+    operation: 'CreateLabOrder',
+    summary: 'Create a lab order (`patient_id`, `test_type`, `priority`, `notes`)',
+    status: 201,
+  },
+  { method: 'GET', path: '/api/labs/:id', operation: 'LabOrder', summary: 'Get a lab order with its results' },
+  {
+    method: 'PATCH',
+    path: '/api/labs/:id',
+    operation: 'UpdateLabOrder',
+    summary: 'Update a lab order (`test_type`, `priority`, `notes`) while it is still `ordered`',
+  },
+  { method: 'POST', path: '/api/labs/:id/cancel', operation: 'CancelLabOrder', summary: 'Cancel a lab order that has no final results (`reason`)' },
+  {
+    method: 'POST',
+    path: '/api/lab/hl7-ingest',
+    operation: 'IngestLabMessage',
+    summary: 'Ingest an HL7v2 ORU^R01 lab result message; answers the HL7 ACK (AA, AE or AR)',
+    description:
+      'The message as the raw body (`text/plain` or `application/hl7-v2`), or JSON `{"message": "MSH|..."}`. Every HL7 ' +
+      'outcome answers 200 with `acknowledgment_code` and the ACK text; only authentication and permission fail.',
+    textBody: 'message',
+  },
+  {
+    method: 'GET',
+    path: '/api/patients/:id/lab-results',
+    operation: 'PatientLabResults',
+    summary: "List a patient's lab results (`review_status`, `lab_order_id` filter)",
+  },
+  { method: 'POST', path: '/api/lab-results/:id/review', operation: 'ReviewLabResult', summary: 'Review a lab result (`note`)' },
+]);

@@ -1,0 +1,30 @@
+import { defineRoutes } from '../route';
+
+export default defineRoutes('Observations', [
+  {
+    method: 'GET',
+    path: '/api/observations',
+    operation: 'Observations',
+    summary: "List observations, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `code`, `category`, `status`",
+  },
+  {
+    method: 'POST',
+    path: '/api/observations',
+    operation: 'CreateObservation',
+    summary: 'Record an observation (`patient_id`, LOINC `code`, `value_quantity` with UCUM `unit` or `value_string`, `status`, `effective_at`)',
+    status: 201,
+  },
+  { method: 'GET', path: '/api/observations/:id', operation: 'Observation', summary: 'Get an observation' },
+  {
+    method: 'PATCH',
+    path: '/api/observations/:id',
+    operation: 'UpdateObservation',
+    summary: 'Update an observation or move its `status` on; changing a final observation amends it',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/observations/:id',
+    operation: 'DeleteObservation',
+    summary: 'Delete an observation: marked `entered_in_error`, kept, hidden from reads',
+  },
+]);

@@ -1,0 +1,55 @@
+import { defineRoutes } from '../route';
+
+export default defineRoutes('Organization administration', [
+  {
+    method: 'PATCH',
+    path: '/api/organizations/:id/status',
+    operation: 'UpdateOrganizationStatus',
+    summary: 'Activate, suspend or close an organization (`status`, `reason`); platform administrators',
+    description: 'Closed is final: a closed organization cannot be reopened (409).',
+    access: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/api/organizations/:org_id/members',
+    operation: 'OrganizationMembers',
+    summary: 'List members, oldest first (`role` filters); any member',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/organizations/:org_id/members/:user_id/role',
+    operation: 'UpdateMemberRole',
+    summary: "Change a member's `role` (ORG:ADMIN); the last ORG:ADMIN cannot be demoted (409)",
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organizations/:org_id/members/:user_id',
+    operation: 'RemoveMember',
+    summary: 'Remove a member (ORG:ADMIN) or leave (the member); the last ORG:ADMIN stays (409)',
+  },
+  {
+    method: 'GET',
+    path: '/api/organizations/:org_id/invitations',
+    operation: 'OrganizationInvitations',
+    summary: 'List invitations, newest first (`status`); ORG:ADMIN',
+  },
+  {
+    method: 'POST',
+    path: '/api/organizations/:org_id/invitations',
+    operation: 'SendInvitation',
+    summary: 'Invite someone (`email`, `role`); the token travels only in the mail; ORG:ADMIN',
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organizations/:org_id/invitations/:id',
+    operation: 'RevokeInvitation',
+    summary: 'Revoke a pending invitation; ORG:ADMIN',
+  },
+  {
+    method: 'POST',
+    path: '/api/organizations/invitations/accept',
+    operation: 'AcceptInvitation',
+    summary: 'Accept an invitation (`token`), signed in with the address it was sent to; answers the membership',
+  },
+]);

@@ -1,0 +1,33 @@
+import { defineRoutes } from '../route';
+
+export default defineRoutes('Patients', [
+  { method: 'POST', path: '/api/patients', operation: 'CreatePatient', summary: 'Create a patient profile', status: 201 },
+  { method: 'GET', path: '/api/patients/me', operation: 'MyPatientProfile', summary: "Get the current patient's profile" },
+  { method: 'GET', path: '/api/patients/:id', operation: 'Patient', summary: 'Get a patient by id' },
+  { method: 'PATCH', path: '/api/patients/:id', operation: 'UpdatePatient', summary: 'Update a patient profile' },
+  {
+    method: 'GET',
+    path: '/api/organizations/:org_id/patients',
+    operation: 'OrganizationPatients',
+    summary: 'List patients in an organization',
+  },
+  {
+    method: 'POST',
+    path: '/api/organizations/:org_id/patients',
+    operation: 'RegisterOrganizationPatient',
+    summary: 'Register a patient for an organization; assigns a medical record number when none is given',
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/api/organizations/:org_id/patients/search',
+    operation: 'SearchOrganizationPatients',
+    summary: 'Search patients of an organization by medical record number (`mrn`, prefix match)',
+  },
+  {
+    method: 'GET',
+    path: '/api/organizations/:org_id/patients/:patient_id',
+    operation: 'OrganizationPatient',
+    summary: 'Get patient detail within an organization',
+  },
+]);

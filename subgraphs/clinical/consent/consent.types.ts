@@ -1,0 +1,48 @@
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsText } from '../../../shared/validation';
+import { Consent, ConsentStatus } from './consent.entity';
+
+@InputType()
+export class GrantConsentInput {
+  @Field(() => ID, { nullable: true, description: "The patient; the caller's own profile when omitted" })
+  patientId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The clinician given access (or granteeOrganizationId)' })
+  granteeUserId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The organization given access (or granteeUserId)' })
+  granteeOrganizationId?: string;
+
+  @Field({ nullable: true })
+  @IsText(500)
+  purpose?: string;
+
+  @Field(() => Date, { nullable: true, description: 'When access ends' })
+  expiresAt?: Date;
+}
+
+@InputType()
+export class RequestConsentInput {
+  @Field(() => ID)
+  patientId!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Ask on behalf of an organization the caller belongs to; else for the caller' })
+  granteeOrganizationId?: string;
+
+  @Field({ nullable: true })
+  @IsText(500)
+  purpose?: string;
+
+  @Field(() => Date, { nullable: true })
+  expiresAt?: Date;
+}
+
+@ArgsType()
+export class ConsentListArgs extends PageArgs {
+  @Field(() => ConsentStatus, { nullable: true })
+  status?: ConsentStatus;
+}
+
+@ObjectType()
+export class ConsentPage extends PageOf(Consent) {}

@@ -1,0 +1,101 @@
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
+import { IsCodeSystem } from '../service-requests/service-request.types';
+import { DIAGNOSTIC_REPORT_CATEGORIES, DiagnosticReport, DiagnosticReportStatus } from './diagnostic-report.entity';
+
+@InputType()
+export class CreateDiagnosticReportInput {
+  @Field(() => ID)
+  patientId!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The service request the report answers (of the same patient)' })
+  serviceRequestId?: string;
+
+  @Field({ nullable: true, description: DIAGNOSTIC_REPORT_CATEGORIES.join(', ') })
+  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
+  category?: string;
+
+  @Field({ description: 'What was investigated: a code (LOINC, SNOMED CT, a local code) or a short text' })
+  @IsText(200)
+  code!: string;
+
+  @Field({ nullable: true, description: 'The code system URI, such as http://loinc.org' })
+  @IsCodeSystem()
+  codeSystem?: string;
+
+  @Field({ nullable: true })
+  @IsText(500)
+  title?: string;
+
+  @Field({ nullable: true })
+  @IsText(20000)
+  findings?: string;
+
+  @Field({ nullable: true })
+  @IsText(10000)
+  conclusion?: string;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  resultSummary?: string;
+
+  @Field(() => Date, { nullable: true, description: 'When the findings were observed; never in the future' })
+  @IsNotFuture()
+  effectiveAt?: Date;
+}
+
+/** Every field optional; optional fields sent as null are cleared. Only a preliminary report changes. */
+@InputType()
+export class UpdateDiagnosticReportInput {
+  @Field(() => String, { nullable: true })
+  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
+  category?: string | null;
+
+  @Field({ nullable: true })
+  @IsText(200)
+  code?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsCodeSystem()
+  codeSystem?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(500)
+  title?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(20000)
+  findings?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(10000)
+  conclusion?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(2000)
+  resultSummary?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  @IsNotFuture()
+  effectiveAt?: Date | null;
+}
+
+@ArgsType()
+export class DiagnosticReportListArgs extends PageArgs {
+  @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
+  patientId?: string;
+
+  @Field(() => DiagnosticReportStatus, { nullable: true })
+  status?: DiagnosticReportStatus;
+
+  @Field({ nullable: true })
+  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
+  category?: string;
+
+  @Field(() => ID, { nullable: true, description: 'Only the reports answering this service request' })
+  serviceRequestId?: string;
+}
+
+@ObjectType()
+export class DiagnosticReportPage extends PageOf(DiagnosticReport) {}

@@ -1,0 +1,58 @@
+import { Entity, Index, Property, Unique } from '@mikro-orm/core';
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { BaseRecord } from '../../../shared/model';
+
+export const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
+
+@ObjectType('Patient')
+@Directive('@key(fields: "id")')
+@Entity({ tableName: 'patients' })
+@Unique({ properties: ['organizationId', 'mrn'] })
+export class Patient extends BaseRecord {
+  @Field()
+  @Property({ type: 'text' })
+  firstName!: string;
+
+  @Field()
+  @Property({ type: 'text' })
+  lastName!: string;
+
+  @Field({ description: 'YYYY-MM-DD' })
+  @Property({ type: 'date' })
+  dateOfBirth!: string;
+
+  @Field(() => String, { nullable: true, description: 'male, female, other or unknown' })
+  @Property({ type: 'text', nullable: true })
+  gender?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'International format, such as +254712345678' })
+  @Property({ type: 'text', nullable: true })
+  phone?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  email?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Medical record number, unique within the organization' })
+  @Property({ type: 'text', nullable: true })
+  mrn?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  @Index()
+  @Property({ type: 'uuid', nullable: true })
+  organizationId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The user account this profile belongs to, if any' })
+  @Index()
+  @Property({ type: 'uuid', nullable: true })
+  userId?: string | null;
+
+  @Field(() => ID)
+  @Index()
+  @Property({ type: 'uuid' })
+  createdBy!: string;
+
+  @Field(() => Date, { nullable: true, description: 'Set when the personal identifiers were erased on request' })
+  @Property({ type: 'timestamptz', nullable: true })
+  erasedAt?: Date | null;
+}

@@ -1,0 +1,132 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { formatNumber, nextCounterValue } from '../../../shared/counters';
+import { errors } from '../../../shared/errors';
+import { TOPICS } from '../../../shared/events';
+import { paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
+import { recordEvent } from '../../../shared/outbox';
+import { requireOrgPermission, requireViewer } from '../../../shared/permissions';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import type { Viewer } from '../../../shared/viewer';
+import { accessBasis, loadPatient, readablePatient, writablePatient } from '../access/patient-access';
+import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
+import { Patient } from './patient.entity';
+import type { CreatePatientInput, PatientInput, PatientSearchArgs, UpdatePatientInput } from './patient.types';
+
+const RESOURCE = 'patient';
+
+export class PatientService {
+  /**
+   * A patient profile. A PATIENT user's first profile becomes their own (`/patients/me`); a clinician's is a
+   * record they own, or, with `organizationId`, a patient registered with that organization. An API key
+   * registers the patient with its own organization.
+   */
+  async create(ctx: SubgraphContext, input: CreatePatientInput): Promise<Patient> {
+    const viewer = requireViewer(ctx.viewer);
+    const { organizationId: requestedOrg, ...fields } = input;
+    const organizationId = viewer.apiKey ? viewer.apiKey.organizationId : requestedOrg;
+    if (organizationId) return this.register(ctx, organizationId, fields);
+    const ownsProfile =
+      viewer.registrationRole === 'PATIENT' && !(await ctx.em.count(Patient, { userId: viewer.userId }));
+    if (fields.mrn) throw errors.invalidField('mrn', 'can only be set for a patient of an organization');
+    const patient = this.build(ctx, viewer, fields, { userId: ownsProfile ? viewer.userId : null });
+    await ctx.em.flush();
+    return patient;
+  }
+
+  /** Registers a patient with an organization and gives them the organization's next medical record number. */
+  async register(ctx: SubgraphContext, organizationId: string, input: PatientInput): Promise<Patient> {
+    const viewer = requireOrgPermission(ctx.viewer, organizationId, 'patients:write');
+    return ctx.em.transactional(async (em) => {
+      const mrn = input.mrn?.trim() || formatNumber('MRN', await nextCounterValue(em, 'mrn', organizationId));
+      if (await em.count(Patient, { organizationId, mrn })) {
+        throw errors.conflict(`Medical record number ${mrn} is already used in this organization`);
+      }
+      return this.build({ ...ctx, em }, viewer, { ...input, mrn }, { organizationId });
+    });
+  }
+
+  async mine(ctx: SubgraphContext): Promise<Patient> {
+    const viewer = requireViewer(ctx.viewer);
+    const patient = viewer.apiKey ? null : await ctx.em.findOne(Patient, { userId: viewer.userId });
+    if (!patient) throw errors.notFound('Patient profile');
+    this.audited(ctx, 'read', [patient]);
+    return patient;
+  }
+
+  async get(ctx: SubgraphContext, id: string): Promise<Patient> {
+    const patient = await readablePatient(ctx, id, 'patients:read');
+    this.audited(ctx, 'read', [patient]);
+    return patient;
+  }
+
+  /** The profile: its organization's staff with patients:write, the patient, or the creator of an unaffiliated one. */
+  async update(ctx: SubgraphContext, id: string, input: UpdatePatientInput): Promise<Patient> {
+    const patient = await writablePatient(ctx, id, { permission: 'patients:write', allowSelf: true });
+    const patch = patchFrom(input, ['firstName', 'lastName', 'dateOfBirth']);
+    if (patch.gender) patch.gender = patch.gender.toLowerCase();
+    ctx.em.assign(patient, patch);
+    auditChange(ctx, { action: 'update', resourceType: RESOURCE, resourceId: patient.id, patientId: patient.id, organizationId: patient.organizationId, details: { fields: Object.keys(patch) } });
+    await ctx.em.flush();
+    return patient;
+  }
+
+  async listForOrganization(ctx: SubgraphContext, organizationId: string, args: PageArgs): Promise<PageResult<Patient>> {
+    requireOrgPermission(ctx.viewer, organizationId, 'patients:read');
+    const page = await paginate(ctx.em, Patient, { organizationId }, args);
+    this.audited(ctx, 'list', page.items);
+    return page;
+  }
+
+  async getInOrganization(ctx: SubgraphContext, organizationId: string, patientId: string): Promise<Patient> {
+    requireOrgPermission(ctx.viewer, organizationId, 'patients:read');
+    const patient = await loadPatient(ctx, patientId);
+    if (!patient || patient.organizationId !== organizationId) throw errors.notFound('Patient');
+    this.audited(ctx, 'read', [patient]);
+    return patient;
+  }
+
+  async searchByMrn(ctx: SubgraphContext, organizationId: string, args: PatientSearchArgs): Promise<PageResult<Patient>> {
+    requireOrgPermission(ctx.viewer, organizationId, 'patients:read');
+    const prefix = args.mrn.trim().replace(/[\\%_]/g, '\\$&');
+    const where: FilterQuery<Patient> = { organizationId, mrn: { $ilike: `${prefix}%` } };
+    const page = await paginate(ctx.em, Patient, where, args, { mrn: 'asc', id: 'asc' });
+    this.audited(ctx, 'list', page.items);
+    return page;
+  }
+
+  /** A reference from another subgraph resolves only for callers who may see the patient. */
+  async resolveReference(ctx: SubgraphContext, id: string): Promise<Patient | null> {
+    const patient = await loadPatient(ctx, id);
+    if (!patient || !(await accessBasis(ctx, patient, 'patients:read'))) return null;
+    this.audited(ctx, 'read', [patient]);
+    return patient;
+  }
+
+  private audited(ctx: SubgraphContext, action: string, patients: Patient[]): void {
+    auditRead(ctx, patients.map((p) => ({ action, resourceType: RESOURCE, resourceId: p.id, patientId: p.id, organizationId: p.organizationId })));
+  }
+
+  private build(
+    ctx: SubgraphContext,
+    viewer: Viewer,
+    input: PatientInput,
+    owner: { organizationId?: string | null; userId?: string | null },
+  ): Patient {
+    const patient = ctx.em.create(Patient, {
+      ...input,
+      firstName: input.firstName.trim(),
+      lastName: input.lastName.trim(),
+      gender: input.gender?.toLowerCase() ?? null,
+      email: input.email?.trim().toLowerCase() ?? null,
+      organizationId: owner.organizationId ?? null,
+      userId: owner.userId ?? null,
+      createdBy: viewer.userId,
+    });
+    recordEvent(ctx.em, 'clinical', TOPICS.patientCreated, {
+      patient_id: patient.id,
+      organization_id: patient.organizationId ?? null,
+    });
+    auditChange(ctx, { action: 'create', resourceType: RESOURCE, resourceId: patient.id, patientId: patient.id, organizationId: patient.organizationId });
+    return patient;
+  }
+}

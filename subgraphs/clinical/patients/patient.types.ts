@@ -1,0 +1,79 @@
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsCalendarDate, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
+import { GENDERS, Patient } from './patient.entity';
+
+@InputType()
+export class PatientInput {
+  @Field()
+  @IsText(100)
+  firstName!: string;
+
+  @Field()
+  @IsText(100)
+  lastName!: string;
+
+  @Field({ description: 'YYYY-MM-DD, not in the future' })
+  @IsCalendarDate({ notFuture: true })
+  dateOfBirth!: string;
+
+  @Field({ nullable: true, description: 'male, female, other or unknown (any letter case)' })
+  @IsOneOf(GENDERS, { ignoreCase: true })
+  gender?: string;
+
+  @Field({ nullable: true, description: 'International format with a leading +' })
+  @IsPhone()
+  phone?: string;
+
+  @Field({ nullable: true })
+  @IsEmailAddress()
+  email?: string;
+
+  @Field({ nullable: true, description: 'Medical record number; assigned by the organization when omitted' })
+  @IsText(50)
+  mrn?: string;
+}
+
+@InputType()
+export class CreatePatientInput extends PatientInput {
+  @Field(() => ID, { nullable: true, description: 'Register the patient with this organization (members only)' })
+  organizationId?: string;
+}
+
+/** Every field optional; optional fields sent as null are cleared. */
+@InputType()
+export class UpdatePatientInput {
+  @Field({ nullable: true })
+  @IsText(100)
+  firstName?: string;
+
+  @Field({ nullable: true })
+  @IsText(100)
+  lastName?: string;
+
+  @Field({ nullable: true })
+  @IsCalendarDate({ notFuture: true })
+  dateOfBirth?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOneOf(GENDERS, { ignoreCase: true })
+  gender?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsPhone()
+  phone?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsEmailAddress()
+  email?: string | null;
+}
+
+@ArgsType()
+export class PatientSearchArgs extends PageArgs {
+  @Field({ description: 'Medical record number, or the start of one (case-insensitive)' })
+  @IsText(50)
+  mrn!: string;
+}
+
+@ObjectType()
+export class PatientPage extends PageOf(Patient) {}

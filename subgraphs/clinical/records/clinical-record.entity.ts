@@ -1,0 +1,82 @@
+import { Entity, Index, Property, Unique, type Opt } from '@mikro-orm/core';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { BaseRecord } from '../../../shared/model';
+import { PatientRecord } from '../patient-record';
+
+export const ENCOUNTER_TYPES = [
+  'consultation',
+  'follow_up',
+  'emergency',
+  'admission',
+  'discharge',
+  'telemedicine',
+  'procedure',
+  'home_visit',
+  'other',
+] as const;
+
+/** A note of an encounter with a patient. Never hard-deleted: deletion is recorded, and every change is a version. */
+@ObjectType('ClinicalRecord')
+@Entity({ tableName: 'clinical_records' })
+@Index({ properties: ['patientId', 'createdAt'] })
+export class ClinicalRecord extends PatientRecord {
+  @Field({ description: ENCOUNTER_TYPES.join(', ') })
+  @Property({ type: 'text' })
+  encounterType!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  chiefComplaint?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  notes?: string | null;
+
+  @Field(() => Int, { description: 'Starts at 1; every change adds one' })
+  @Property({ type: 'integer' })
+  version: Opt<number> = 1;
+
+  @Field(() => ID, { description: 'Who wrote it' })
+  @Index()
+  @Property({ type: 'uuid' })
+  authorId!: string;
+
+  @Field(() => ID, { nullable: true })
+  @Property({ type: 'uuid', nullable: true })
+  updatedBy?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
+}
+
+/** One version of a clinical record, as it was after a change. */
+@ObjectType('ClinicalRecordVersion')
+@Entity({ tableName: 'clinical_record_versions' })
+@Unique({ properties: ['recordId', 'version'] })
+export class ClinicalRecordVersion extends BaseRecord {
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  recordId!: string;
+
+  @Index()
+  @Property({ type: 'uuid' })
+  patientId!: string;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  version!: number;
+
+  @Field({ description: 'create, update or delete' })
+  @Property({ type: 'text' })
+  change!: string;
+
+  @Field(() => GraphQLJSONObject, { description: 'The record after the change' })
+  @Property({ type: 'jsonb' })
+  snapshot!: Record<string, unknown>;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  changedBy!: string;
+}

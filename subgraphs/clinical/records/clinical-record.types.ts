@@ -1,0 +1,52 @@
+import { Min } from 'class-validator';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsOneOf, IsText } from '../../../shared/validation';
+import { AuditEvent } from '../../../shared/audit/audit-event.entity';
+import { ClinicalRecord, ENCOUNTER_TYPES } from './clinical-record.entity';
+
+@InputType()
+export class CreateClinicalRecordInput {
+  @Field(() => ID)
+  patientId!: string;
+
+  @Field({ description: ENCOUNTER_TYPES.join(', ') })
+  @IsOneOf(ENCOUNTER_TYPES)
+  encounterType!: string;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  chiefComplaint?: string;
+
+  @Field({ nullable: true })
+  @IsText(50000)
+  notes?: string;
+}
+
+@InputType()
+export class UpdateClinicalRecordInput {
+  @Field({ nullable: true })
+  @IsOneOf(ENCOUNTER_TYPES)
+  encounterType?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsText(2000)
+  chiefComplaint?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(50000)
+  notes?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'The version being edited; a newer one on the server is a 409' })
+  @Min(1, { message: 'must be at least 1' })
+  expectedVersion?: number;
+}
+
+@ObjectType()
+export class ClinicalRecordPage extends PageOf(ClinicalRecord) {}
+
+@ObjectType()
+export class AuditEventPage extends PageOf(AuditEvent) {}
+
+@ArgsType()
+export class AuditTrailArgs extends PageArgs {}

@@ -1,0 +1,83 @@
+import { Matches } from 'class-validator';
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsOneOf, IsText } from '../../../shared/validation';
+import { LabOrderPriority } from '../labs/lab.entity';
+import { SERVICE_REQUEST_CATEGORIES, ServiceRequest, ServiceRequestStatus } from './service-request.entity';
+
+/** A FHIR code system is named by a URI: `http://loinc.org`, `http://snomed.info/sct`, `urn:oid:...`. */
+export const IsCodeSystem = () => (target: object, key: string | symbol) => {
+  IsText(500)(target, key);
+  Matches(/^(https?:\/\/|urn:)\S+$/, { message: 'must be a URI such as http://loinc.org' })(target, key);
+};
+
+@InputType()
+export class CreateServiceRequestInput {
+  @Field(() => ID)
+  patientId!: string;
+
+  @Field({ nullable: true, description: SERVICE_REQUEST_CATEGORIES.join(', ') })
+  @IsOneOf(SERVICE_REQUEST_CATEGORIES)
+  category?: string;
+
+  @Field({ description: 'What is requested: a code (LOINC, SNOMED CT, a local code) or a short text' })
+  @IsText(200)
+  code!: string;
+
+  @Field({ nullable: true, description: 'The code system URI, such as http://loinc.org' })
+  @IsCodeSystem()
+  codeSystem?: string;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  description?: string;
+
+  @Field(() => LabOrderPriority, { nullable: true, description: 'routine when omitted' })
+  priority?: LabOrderPriority;
+
+  @Field({ nullable: true, description: 'Why the service is requested' })
+  @IsText(2000)
+  reason?: string;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  notes?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The organization asked to perform it' })
+  performerOrganizationId?: string;
+
+  @Field(() => Date, { nullable: true, description: 'When the service should happen' })
+  occurrenceAt?: Date;
+
+  @Field(() => ServiceRequestStatus, { nullable: true, description: 'active (default) or draft' })
+  status?: ServiceRequestStatus;
+}
+
+@ArgsType()
+export class ServiceRequestListArgs extends PageArgs {
+  @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
+  patientId?: string;
+
+  @Field(() => ServiceRequestStatus, { nullable: true })
+  status?: ServiceRequestStatus;
+
+  @Field({ nullable: true })
+  @IsOneOf(SERVICE_REQUEST_CATEGORIES)
+  category?: string;
+}
+
+@ArgsType()
+export class UpdateServiceRequestStatusArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ServiceRequestStatus, { description: 'The status wanted: active, on_hold, completed, revoked or entered_in_error' })
+  status!: ServiceRequestStatus;
+
+  @Field({ nullable: true, description: 'Why the status changes' })
+  @IsText(1000)
+  reason?: string;
+}
+
+@ObjectType()
+export class ServiceRequestPage extends PageOf(ServiceRequest) {}

@@ -1,0 +1,101 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Queue } from 'bullmq';
+import { clock } from '../../../shared/clock';
+import { errors } from '../../../shared/errors';
+import { isUuid, paginate, type PageResult } from '../../../shared/model';
+import { requirePlatformPermission, requireUser } from '../../../shared/permissions';
+import { openQueue } from '../../../shared/queues';
+import { appRedis } from '../../../shared/redis';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { isPlatformAdmin } from '../../../shared/viewer';
+import { SecurityEvent } from '../security/security-event.entity';
+import { recordSecurityEvent } from '../security/security-log';
+import { forgetUser } from '../users/identity';
+import { revokeSessions } from '../users/sessions';
+import { User, UserStatus } from '../users/user.entity';
+import { HealthStatus, type DependencyCheck, type SecurityEventArgs, type SystemHealth, type UserListArgs, type UserStatusArgs } from './admin.types';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+async function timed(name: string, probe: () => Promise<Partial<DependencyCheck> | void>): Promise<DependencyCheck> {
+  const started = performance.now();
+  try {
+    const extra = await Promise.race([
+      probe(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms')), 2000).unref()),
+    ]);
+    return { name, ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100, ...(extra ?? {}) };
+  } catch (err) {
+    return { name, ok: false, latencyMs: Math.round(performance.now() - started), error: (err as Error).message };
+  }
+}
+
+/** Platform administration: users and their status, and the health of what the platform depends on. */
+export class AdminService {
+  async listUsers(ctx: SubgraphContext, args: UserListArgs): Promise<PageResult<User>> {
+    requirePlatformPermission(ctx.viewer, 'admin:users');
+    const where: FilterQuery<User> = {};
+    if (args.status) where.status = args.status;
+    if (args.role) where.$or = [{ registrationRole: args.role }, { roles: { $overlap: [args.role] } }];
+    if (args.search) {
+      const like = `%${escapeLike(args.search.trim())}%`;
+      where.$and = [{ $or: [{ email: { $ilike: like } }, { firstName: { $ilike: like } }, { lastName: { $ilike: like } }] }];
+    }
+    return paginate(ctx.em, User, where, args);
+  }
+
+  /** Suspending ends the user's sessions and rejects their tokens and API keys from the next request on. */
+  async setStatus(ctx: SubgraphContext, args: UserStatusArgs): Promise<User> {
+    const admin = requirePlatformPermission(ctx.viewer, 'admin:users');
+    const user = isUuid(args.id) ? await ctx.em.findOne(User, { id: args.id }) : null;
+    if (!user) throw errors.notFound('User');
+    if (user.id === admin.userId) throw errors.conflict('You cannot change the status of your own account');
+    const from = user.status;
+    if (from !== args.status) {
+      user.status = args.status;
+      const ended = args.status === UserStatus.suspended ? await revokeSessions(ctx.em, { userId: user.id }) : 0;
+      recordSecurityEvent(ctx, {
+        type: 'user_status_changed',
+        userId: user.id,
+        details: { from, to: args.status, reason: args.reason ?? null, sessions_ended: ended },
+      });
+      await ctx.em.flush();
+      await forgetUser(user.id);
+    }
+    return user;
+  }
+
+  async health(ctx: SubgraphContext): Promise<SystemHealth> {
+    requirePlatformPermission(ctx.viewer, 'admin:health');
+    // The queue list comes from every subgraph's consumers, this one included: read it when asked, not at load.
+    const { platformQueueNames } = await import('../../../workers/registry.js');
+    // Health checks are rare: open the queues for this one and close them after.
+    const queues: Queue[] = platformQueueNames().map((name: string) => openQueue(name, appRedis()));
+    const checks = await Promise.all([
+      timed('postgres', async () => void (await ctx.em.getConnection().execute('select 1'))),
+      timed('redis', async () => void (await appRedis().ping())),
+      ...queues.map((q) =>
+        timed(`queue:${q.name}`, async () => {
+          const c = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+          return { counts: { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 } };
+        }),
+      ),
+    ]).finally(() => Promise.all(queues.map((q) => q.close().catch(() => undefined))));
+    return { status: checks.every((c) => c.ok) ? HealthStatus.ok : HealthStatus.degraded, checks, checkedAt: clock.now() };
+  }
+
+  /** Security events: administrators see anyone's, others their own. */
+  async securityEvents(ctx: SubgraphContext, args: SecurityEventArgs): Promise<PageResult<SecurityEvent>> {
+    const viewer = requireUser(ctx.viewer);
+    const where: FilterQuery<SecurityEvent> = {};
+    if (isPlatformAdmin(viewer)) {
+      requirePlatformPermission(viewer, 'admin:security-events');
+      if (args.userId) where.userId = args.userId;
+    } else {
+      if (args.userId && args.userId !== viewer.userId) throw errors.forbidden('You can only see your own security events');
+      where.userId = viewer.userId;
+    }
+    if (args.type) where.type = args.type;
+    return paginate(ctx.em, SecurityEvent, where, args);
+  }
+}

@@ -1,0 +1,98 @@
+import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsText } from '../../../shared/validation';
+import { SecurityEvent } from '../security/security-event.entity';
+import { User, UserStatus } from '../users/user.entity';
+
+@ArgsType()
+export class UserListArgs extends PageArgs {
+  @Field({ nullable: true, description: 'A registration role (DOCTOR) or a platform role (SUPER:ADMIN)' })
+  @IsText(50)
+  role?: string;
+
+  @Field(() => UserStatus, { nullable: true })
+  status?: UserStatus;
+
+  @Field({ nullable: true, description: 'Case-insensitive match on email or name' })
+  @IsText(100)
+  search?: string;
+}
+
+@ObjectType()
+export class UserPage extends PageOf(User) {}
+
+@ArgsType()
+export class UserStatusArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => UserStatus)
+  status!: UserStatus;
+
+  @Field({ nullable: true, description: 'Why, for the audit trail' })
+  @IsText(500)
+  reason?: string;
+}
+
+export enum HealthStatus {
+  ok = 'ok',
+  degraded = 'degraded',
+}
+registerEnumType(HealthStatus, { name: 'HealthStatus' });
+
+@ObjectType()
+export class QueueCounts {
+  @Field()
+  waiting!: number;
+  @Field()
+  active!: number;
+  @Field()
+  delayed!: number;
+  @Field()
+  failed!: number;
+  @Field()
+  completed!: number;
+}
+
+@ObjectType()
+export class DependencyCheck {
+  @Field({ description: 'postgres, redis, or queue:<name>' })
+  name!: string;
+
+  @Field(() => Boolean)
+  ok!: boolean;
+
+  @Field({ description: 'Milliseconds the check took' })
+  latencyMs!: number;
+
+  @Field(() => String, { nullable: true })
+  error?: string | null;
+
+  @Field(() => QueueCounts, { nullable: true })
+  counts?: QueueCounts | null;
+}
+
+@ObjectType()
+export class SystemHealth {
+  @Field(() => HealthStatus)
+  status!: HealthStatus;
+
+  @Field(() => [DependencyCheck])
+  checks!: DependencyCheck[];
+
+  @Field()
+  checkedAt!: Date;
+}
+
+@ArgsType()
+export class SecurityEventArgs extends PageArgs {
+  @Field(() => ID, { nullable: true, description: 'Whose account; administrators only (others see their own)' })
+  userId?: string;
+
+  @Field({ nullable: true })
+  @IsText(50)
+  type?: string;
+}
+
+@ObjectType()
+export class SecurityEventPage extends PageOf(SecurityEvent) {}

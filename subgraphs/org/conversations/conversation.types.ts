@@ -1,0 +1,52 @@
+import { ArrayMaxSize } from 'class-validator';
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsText } from '../../../shared/validation';
+import { Conversation, ConversationMessage, MAX_MESSAGE_LENGTH } from './conversation.entity';
+
+export const MAX_PARTICIPANTS = 50;
+
+@InputType()
+export class CreateConversationInput {
+  @Field({ nullable: true, description: 'Required (or `title`, accepted as its synonym)' })
+  @IsText(200)
+  subject?: string;
+
+  @Field({ nullable: true, description: 'Synonym of `subject`' })
+  @IsText(200)
+  title?: string;
+
+  @Field(() => [ID], { description: 'User ids of members of the organization; the creator takes part anyway' })
+  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must name at most ${MAX_PARTICIPANTS} members` })
+  participantIds!: string[];
+
+  @Field(() => ID, { nullable: true, description: 'The patient it is about (context only)' })
+  patientId?: string;
+}
+
+@InputType()
+export class SendMessageInput {
+  @Field({ nullable: true, description: `1 to ${MAX_MESSAGE_LENGTH} characters, not blank` })
+  @IsText(MAX_MESSAGE_LENGTH)
+  body?: string;
+
+  @Field({ nullable: true, description: 'Taken for body when body is not given' })
+  @IsText(MAX_MESSAGE_LENGTH)
+  content?: string;
+
+  @Field({ nullable: true, description: 'Taken for body when body is not given' })
+  @IsText(MAX_MESSAGE_LENGTH)
+  message?: string;
+}
+
+@ArgsType()
+export class ConversationListArgs extends PageArgs {}
+
+@ArgsType()
+export class MessageListArgs extends PageArgs {}
+
+@ObjectType()
+export class ConversationPage extends PageOf(Conversation) {}
+
+@ObjectType()
+export class ConversationMessagePage extends PageOf(ConversationMessage) {}

@@ -1,0 +1,50 @@
+import { LockMode } from '@mikro-orm/core';
+import { PermanentEventError, TOPICS, type ConsumerDefinition, type MemberAddedPayload, type UserCreatedPayload } from '../../../shared/events';
+import { Organization, OrganizationMember } from '../organizations/organization.entity';
+import { User } from '../users/user.entity';
+import { DoctorOrganization, DoctorProfile } from './doctor.entity';
+
+/** svc.auth.user_created: a DOCTOR who registers gets a doctor profile (pending verification). */
+export const doctorProfiles: ConsumerDefinition = {
+  name: 'doctor-profiles',
+  topics: [TOPICS.userCreated],
+  async handle(event, { em }) {
+    const p = event.payload as Partial<UserCreatedPayload>;
+    if (!p.user_id || !p.email) throw new PermanentEventError('user_created carries no user_id or email');
+    if (p.registration_role !== 'DOCTOR') return;
+    if (await em.count(DoctorProfile, { userId: p.user_id })) return;
+    em.create(DoctorProfile, { userId: p.user_id, email: p.email, firstName: p.first_name ?? '', lastName: p.last_name ?? '' });
+  },
+};
+
+/**
+ * svc.organization.member_added: a member with a doctor profile (still a member when the event arrives) is linked to
+ * the organization, with their membership's role. Joining through
+ * `POST /api/doctors/:id/organizations` writes the link with the membership, so the link may already be there.
+ */
+export const doctorOrganizations: ConsumerDefinition = {
+  name: 'doctor-organizations',
+  topics: [TOPICS.memberAdded],
+  async handle(event, { em }) {
+    const p = event.payload as Partial<MemberAddedPayload>;
+    if (!p.user_id || !p.organization_id || !p.role) throw new PermanentEventError('member_added carries no user_id, organization_id or role');
+    const user = await em.findOne(User, { id: p.user_id });
+    if (!user) throw new PermanentEventError(`user ${p.user_id} does not exist`);
+    // A member who has left since (a doctor leaving ends an ORG:DOCTOR membership) is not linked again. The lock
+    // makes a leave that is committing at this moment either finish first or wait for this check.
+    const membership = await em.findOne(
+      OrganizationMember,
+      { organization: p.organization_id, user: p.user_id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!membership) return;
+    const profile = await em.findOne(DoctorProfile, { userId: p.user_id });
+    if (!profile) {
+      // A DOCTOR's profile comes from user_created on another queue; it may simply not be there yet: retry.
+      if (user.registrationRole === 'DOCTOR') throw new Error(`the doctor profile of user ${p.user_id} does not exist yet`);
+      return;
+    }
+    if (await em.count(DoctorOrganization, { doctor: profile, organization: p.organization_id })) return;
+    em.create(DoctorOrganization, { doctor: profile, organization: em.getReference(Organization, p.organization_id), role: membership.role });
+  },
+};

@@ -1,0 +1,114 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../../shared/model';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { Organization } from '../organizations/organization.entity';
+import { DoctorProfile } from './doctor.entity';
+import { DoctorService } from './doctor.service';
+import {
+  CreateDoctorInput,
+  DoctorPage,
+  DoctorSearchArgs,
+  JoinOrganizationInput,
+  OrganizationDoctorsArgs,
+  UpdateDoctorInput,
+  VerifyDoctorInput,
+} from './doctor.types';
+
+const PRIVATE = 'Private: the doctor, administrators and members of an organization the doctor is linked to; null for others';
+
+@Resolver(() => DoctorProfile)
+export class DoctorResolver {
+  private readonly service = new DoctorService();
+
+  @Query(() => DoctorPage, { description: 'The public directory of approved doctors, by name' })
+  doctors(@Args() args: DoctorSearchArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.search(ctx, args);
+  }
+
+  @Query(() => DoctorProfile, { description: 'Approved profiles for anyone; others for their owner and administrators' })
+  doctor(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Query(() => DoctorProfile, { description: "The caller's doctor profile" })
+  myDoctorProfile(@Ctx() ctx: SubgraphContext) {
+    return this.service.mine(ctx);
+  }
+
+  @Query(() => DoctorPage, { description: 'Profiles waiting for verification, oldest first (admin:doctors)' })
+  pendingDoctors(@Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.pending(ctx, args);
+  }
+
+  @Query(() => DoctorPage, { description: "An organization's doctors; outside it, the approved ones of an active organization" })
+  organizationDoctors(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Args() args: OrganizationDoctorsArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.listForOrganization(ctx, organizationId, args);
+  }
+
+  @Mutation(() => DoctorProfile, { description: "Create the caller's doctor profile (administrators: anyone's, with userId)" })
+  createDoctorProfile(@Arg('input') input: CreateDoctorInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => DoctorProfile, { description: 'Change a doctor profile (the doctor or an administrator)' })
+  updateDoctorProfile(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateDoctorInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.update(ctx, id, input);
+  }
+
+  @Mutation(() => DoctorProfile, { description: 'Approve or reject a pending profile (admin:doctors)' })
+  verifyDoctor(@Arg('id', () => ID) id: string, @Arg('input') input: VerifyDoctorInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.verify(ctx, id, input);
+  }
+
+  @Mutation(() => DoctorProfile, { description: 'Link an approved doctor to an organization, adding them as a member if needed' })
+  addDoctorToOrganization(@Arg('id', () => ID) id: string, @Arg('input') input: JoinOrganizationInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.join(ctx, id, input);
+  }
+
+  @Mutation(() => DoctorProfile, { description: 'Unlink a doctor from an organization (an ORG:DOCTOR membership goes too)' })
+  removeDoctorFromOrganization(
+    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.leave(ctx, id, organizationId);
+  }
+
+  @FieldResolver(() => [Organization], { description: 'Organizations the doctor works in (active ones, and others the caller belongs to)' })
+  organizations(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return this.service.organizationsOf(ctx, doctor);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: PRIVATE })
+  async email(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return (await this.service.canSeePrivate(ctx, doctor)) ? doctor.email : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: `International format. ${PRIVATE}` })
+  async phone(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return (await this.service.canSeePrivate(ctx, doctor)) ? (doctor.phone ?? null) : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: PRIVATE })
+  async licenseNumber(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return (await this.service.canSeePrivate(ctx, doctor)) ? (doctor.licenseNumber ?? null) : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: `The administrator's reason for the decision. ${PRIVATE}` })
+  async verificationReason(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return (await this.service.canSeePrivate(ctx, doctor)) ? (doctor.verificationReason ?? null) : null;
+  }
+
+  @FieldResolver(() => ID, { nullable: true, description: `The administrator who decided. ${PRIVATE}` })
+  async verifiedBy(@Root() doctor: DoctorProfile, @Ctx() ctx: SubgraphContext) {
+    return (await this.service.canSeePrivate(ctx, doctor)) ? (doctor.verifiedBy ?? null) : null;
+  }
+
+  static resolveReference(ref: { id: string }, ctx: SubgraphContext) {
+    return new DoctorService().reference(ctx, ref.id);
+  }
+}

@@ -1,0 +1,193 @@
+import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt, type Ref } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { BaseRecord } from '../../../shared/model';
+import { stateMachine } from '../../../shared/state-machine';
+
+export enum RoomType {
+  consultation = 'consultation',
+  ward = 'ward',
+  icu = 'icu',
+  operating_theatre = 'operating_theatre',
+  emergency = 'emergency',
+  laboratory = 'laboratory',
+  imaging = 'imaging',
+  isolation = 'isolation',
+  other = 'other',
+}
+registerEnumType(RoomType, { name: 'RoomType' });
+
+/** Whether a room takes patients. It may move either way (back from maintenance), so there is no state machine. */
+export enum RoomStatus {
+  available = 'available',
+  maintenance = 'maintenance',
+  closed = 'closed',
+}
+registerEnumType(RoomStatus, { name: 'RoomStatus' });
+
+export const MAX_ROOM_CAPACITY = 500;
+
+/** The key that makes two room names the same within an organization: case and spacing do not count. */
+export const roomNameKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** A room or ward of an organization; `capacity` is its number of beds (places). */
+@ObjectType('Room')
+@Entity({ tableName: 'rooms' })
+@Unique({ properties: ['organizationId', 'nameKey'] })
+export class Room extends BaseRecord {
+  @Field(() => ID)
+  @Index()
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Field({ description: 'Unique in the organization, whatever the letter case' })
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text' })
+  nameKey!: string;
+
+  @Field(() => RoomType)
+  @Enum({ items: () => RoomType })
+  type!: RoomType;
+
+  @Field(() => Int, { description: `Beds (places), 1 to ${MAX_ROOM_CAPACITY}` })
+  @Property({ type: 'integer', check: `(capacity >= 1) AND (capacity <= ${MAX_ROOM_CAPACITY})` })
+  capacity: Opt<number> = 1;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  floor?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  ward?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  department?: string | null;
+
+  @Field(() => RoomStatus)
+  @Enum({ items: () => RoomStatus })
+  status: Opt<RoomStatus> = RoomStatus.available;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  createdBy!: string;
+}
+
+export enum AdmissionStatus {
+  admitted = 'admitted',
+  discharged = 'discharged',
+}
+registerEnumType(AdmissionStatus, { name: 'AdmissionStatus' });
+
+/** transfer: to another room while admitted. discharge: ends the stay; a discharged admission is final. */
+export const ADMISSION = stateMachine<AdmissionStatus, 'transfer' | 'discharge'>('admission', {
+  transfer: { from: [AdmissionStatus.admitted], to: AdmissionStatus.admitted },
+  discharge: { from: [AdmissionStatus.admitted], to: AdmissionStatus.discharged },
+});
+
+export enum DischargeDisposition {
+  home = 'home',
+  transferred_out = 'transferred_out',
+  deceased = 'deceased',
+  against_medical_advice = 'against_medical_advice',
+  other = 'other',
+}
+registerEnumType(DischargeDisposition, { name: 'DischargeDisposition' });
+
+/** A patient's stay in a room of an organization, from admission to discharge. */
+@ObjectType('Admission')
+@Entity({ tableName: 'admissions' })
+@Index({ properties: ['organizationId', 'admittedAt'] })
+@Index({ properties: ['room', 'status'] })
+@Unique({ properties: ['organizationId', 'activePatientId'] })
+export class Admission extends BaseRecord {
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Field(() => ID, { description: 'A patient of the clinical subgraph' })
+  @Index()
+  @Property({ type: 'uuid' })
+  patientId!: string;
+
+  /** The room the patient is in now (the last one while discharged). */
+  @ManyToOne(() => Room, { ref: true })
+  room!: Ref<Room>;
+
+  @Field(() => AdmissionStatus)
+  @Enum({ items: () => AdmissionStatus })
+  status: Opt<AdmissionStatus> = AdmissionStatus.admitted;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  reason?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'A member of the organization' })
+  @Property({ type: 'uuid', nullable: true })
+  attendingDoctorId?: string | null;
+
+  @Field(() => Date)
+  @Property({ type: 'timestamptz' })
+  admittedAt!: Date;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  admittedBy!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  notes?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  dischargedAt?: Date | null;
+
+  @Field(() => ID, { nullable: true })
+  @Property({ type: 'uuid', nullable: true })
+  dischargedBy?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  dischargeSummary?: string | null;
+
+  @Field(() => DischargeDisposition, { nullable: true })
+  @Enum({ items: () => DischargeDisposition, nullable: true })
+  disposition?: DischargeDisposition | null;
+
+  /**
+   * The patient id while admitted, else null: the unique index then allows one active admission per patient and
+   * organization even under concurrent writes (nulls never collide).
+   */
+  @Property({ type: 'uuid', nullable: true })
+  activePatientId?: string | null;
+}
+
+/** One move of an admitted patient from a room to another. */
+@ObjectType('AdmissionTransfer')
+@Entity({ tableName: 'admission_transfers' })
+export class AdmissionTransfer extends BaseRecord {
+  @ManyToOne(() => Admission, { ref: true, index: true })
+  admission!: Ref<Admission>;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  fromRoomId!: string;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  toRoomId!: string;
+
+  @Field(() => Date, { description: 'When the patient moved' })
+  @Property({ type: 'timestamptz', fieldName: 'transferred_at' })
+  at!: Date;
+
+  @Field(() => ID, { description: 'Who moved them' })
+  @Property({ type: 'uuid', fieldName: 'transferred_by' })
+  by!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  reason?: string | null;
+}

@@ -1,0 +1,134 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PatientRef, ref } from '../../../shared/refs';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { AdmissionService } from './admission.service';
+import { Admission, AdmissionTransfer, Room } from './facility.entity';
+import {
+  AdmissionListArgs,
+  AdmissionPage,
+  AdmitPatientInput,
+  CreateRoomInput,
+  DischargeInput,
+  RoomListArgs,
+  RoomPage,
+  TransferInput,
+  UpdateRoomInput,
+} from './facility.types';
+import { freeBeds, RoomService } from './room.service';
+
+@Resolver(() => Room)
+export class RoomResolver {
+  private readonly service = new RoomService();
+  private readonly admissionService = new AdmissionService();
+
+  @Mutation(() => Room, { description: 'Create a room or ward (rooms:write)' })
+  createRoom(@Arg('organizationId', () => ID) organizationId: string, @Arg('input') input: CreateRoomInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, organizationId, input);
+  }
+
+  @Query(() => RoomPage, { description: "An organization's rooms, by name (every member)" })
+  organizationRooms(@Arg('organizationId', () => ID) organizationId: string, @Args() args: RoomListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, organizationId, args);
+  }
+
+  @Query(() => Room)
+  room(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, organizationId, id);
+  }
+
+  @Mutation(() => Room, { description: 'Change a room: name, type, capacity (not below its patients), status, ...' })
+  updateRoom(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateRoomInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, organizationId, id, input);
+  }
+
+  @FieldResolver(() => Int, { description: 'Patients admitted in the room now' })
+  occupied(@Root() room: Room, @Ctx() ctx: SubgraphContext) {
+    return this.service.occupied(ctx, room);
+  }
+
+  @FieldResolver(() => Int, { description: 'Free beds: capacity less occupied while the room is available, else 0' })
+  async availableBeds(@Root() room: Room, @Ctx() ctx: SubgraphContext) {
+    return freeBeds(room, await this.service.occupied(ctx, room));
+  }
+
+  @FieldResolver(() => [Admission], {
+    nullable: true,
+    description: 'Patients admitted in the room now; null for callers without admissions:read',
+  })
+  admissions(@Root() room: Room, @Ctx() ctx: SubgraphContext) {
+    return this.service.canSeeAdmissions(ctx, room) ? this.admissionService.currentInRoom(ctx, room) : null;
+  }
+}
+
+@Resolver(() => Admission)
+export class AdmissionResolver {
+  private readonly service = new AdmissionService();
+  private readonly rooms = new RoomService();
+
+  @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
+  admitPatient(@Arg('organizationId', () => ID) organizationId: string, @Arg('input') input: AdmitPatientInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.admit(ctx, organizationId, input);
+  }
+
+  @Query(() => AdmissionPage, { description: "An organization's admissions, newest first (admissions:read)" })
+  organizationAdmissions(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Args() args: AdmissionListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.list(ctx, organizationId, args);
+  }
+
+  @Query(() => Admission)
+  admission(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, organizationId, id);
+  }
+
+  @Mutation(() => Admission, { description: 'Discharge an admitted patient' })
+  dischargeAdmission(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: DischargeInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.discharge(ctx, organizationId, id, input);
+  }
+
+  @Mutation(() => Admission, { description: 'Move an admitted patient to another room with a free bed' })
+  transferAdmission(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: TransferInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.transfer(ctx, organizationId, id, input);
+  }
+
+  @FieldResolver(() => ID)
+  roomId(@Root() admission: Admission) {
+    return admission.room.id;
+  }
+
+  @FieldResolver(() => Room, { description: 'The room the patient is in (the last one once discharged)' })
+  room(@Root() admission: Admission, @Ctx() ctx: SubgraphContext) {
+    return this.rooms.load(ctx, admission.room.id);
+  }
+
+  @FieldResolver(() => PatientRef, {
+    nullable: true,
+    description: 'Resolved by the clinical subgraph; null when the patient does not exist or the caller may not see them',
+  })
+  patient(@Root() admission: Admission) {
+    return ref(admission.patientId);
+  }
+
+  @FieldResolver(() => [AdmissionTransfer], { description: 'Moves between rooms, oldest first' })
+  transfers(@Root() admission: Admission, @Ctx() ctx: SubgraphContext) {
+    return this.service.transfers(ctx, admission);
+  }
+}

@@ -1,0 +1,141 @@
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
+import { Admission, AdmissionStatus, DischargeDisposition, MAX_ROOM_CAPACITY, Room, RoomStatus, RoomType } from './facility.entity';
+
+@InputType()
+export class CreateRoomInput {
+  @Field({ description: 'Unique in the organization, whatever the letter case' })
+  @IsText(100)
+  name!: string;
+
+  @Field(() => RoomType, { nullable: true, description: '`other` when omitted' })
+  type?: RoomType;
+
+  @Field(() => Int, { nullable: true, description: `Beds (places), 1 (default) to ${MAX_ROOM_CAPACITY}` })
+  @IsInRange(1, MAX_ROOM_CAPACITY)
+  capacity?: number;
+
+  @Field({ nullable: true })
+  @IsText(50)
+  floor?: string;
+
+  @Field({ nullable: true })
+  @IsText(100)
+  ward?: string;
+
+  @Field({ nullable: true })
+  @IsText(100)
+  department?: string;
+
+  @Field(() => RoomStatus, { nullable: true, description: 'available when omitted' })
+  status?: RoomStatus;
+}
+
+/** Every field optional; optional fields sent as null are cleared. */
+@InputType()
+export class UpdateRoomInput {
+  @Field({ nullable: true })
+  @IsText(100)
+  name?: string;
+
+  @Field(() => RoomType, { nullable: true })
+  type?: RoomType;
+
+  @Field(() => Int, { nullable: true, description: 'Not below the number of patients admitted in it' })
+  @IsInRange(1, MAX_ROOM_CAPACITY)
+  capacity?: number;
+
+  @Field(() => String, { nullable: true })
+  @IsText(50)
+  floor?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(100)
+  ward?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(100)
+  department?: string | null;
+
+  @Field(() => RoomStatus, { nullable: true, description: 'closed only when nobody is admitted in it' })
+  status?: RoomStatus;
+}
+
+@ArgsType()
+export class RoomListArgs extends PageArgs {
+  @Field(() => RoomType, { nullable: true })
+  type?: RoomType;
+
+  @Field(() => RoomStatus, { nullable: true })
+  status?: RoomStatus;
+
+  @Field({ nullable: true, description: 'true: rooms taking patients with a free bed; false: the others' })
+  available?: boolean;
+}
+
+@ObjectType()
+export class RoomPage extends PageOf(Room) {}
+
+@InputType()
+export class AdmitPatientInput {
+  @Field(() => ID, { description: 'A patient of the clinical subgraph' })
+  patientId!: string;
+
+  @Field(() => ID, { description: 'A room of the organization, available and with a free bed' })
+  roomId!: string;
+
+  @Field({ nullable: true })
+  @IsText(1000)
+  reason?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A member of the organization' })
+  attendingDoctorId?: string;
+
+  @Field(() => Date, { nullable: true, description: 'Now when omitted; never in the future' })
+  @IsNotFuture()
+  admittedAt?: Date;
+
+  @Field({ nullable: true })
+  @IsText(5000)
+  notes?: string;
+}
+
+@InputType()
+export class DischargeInput {
+  @Field(() => DischargeDisposition, { nullable: true, description: '`other` (not stated) when omitted' })
+  disposition?: DischargeDisposition;
+
+  @Field({ nullable: true })
+  @IsText(10000)
+  dischargeSummary?: string;
+
+  @Field(() => Date, { nullable: true, description: 'Now when omitted; not before the admission, never in the future' })
+  @IsNotFuture()
+  dischargedAt?: Date;
+}
+
+@InputType()
+export class TransferInput {
+  @Field(() => ID, { description: 'Another room of the organization, available and with a free bed' })
+  roomId!: string;
+
+  @Field({ nullable: true })
+  @IsText(1000)
+  reason?: string;
+}
+
+@ArgsType()
+export class AdmissionListArgs extends PageArgs {
+  @Field(() => AdmissionStatus, { nullable: true })
+  status?: AdmissionStatus;
+
+  @Field(() => ID, { nullable: true })
+  roomId?: string;
+
+  @Field(() => ID, { nullable: true })
+  patientId?: string;
+}
+
+@ObjectType()
+export class AdmissionPage extends PageOf(Admission) {}

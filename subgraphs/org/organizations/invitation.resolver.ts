@@ -1,0 +1,54 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { InvitationStatus, OrganizationInvitation, invitationStatus } from './invitation.entity';
+import { InvitationService } from './invitation.service';
+import { AcceptInvitationArgs, InvitationListArgs, OrganizationInvitationPage, SendInvitationInput } from './invitation.types';
+import { Organization, OrganizationMember } from './organization.entity';
+import { OrganizationService } from './organization.service';
+
+@Resolver(() => OrganizationInvitation)
+export class InvitationResolver {
+  private readonly service = new InvitationService();
+
+  @Mutation(() => OrganizationInvitation, { description: 'Invite someone by email to join with a role (members:manage); the token goes by mail' })
+  sendInvitation(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('input') input: SendInvitationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.send(ctx, organizationId, input);
+  }
+
+  @Query(() => OrganizationInvitationPage, { description: "An organization's invitations, newest first (members:manage)" })
+  organizationInvitations(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Args() args: InvitationListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.list(ctx, organizationId, args);
+  }
+
+  @Mutation(() => OrganizationInvitation, { description: 'Revoke a pending invitation (members:manage)' })
+  revokeInvitation(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.revoke(ctx, organizationId, id);
+  }
+
+  @Mutation(() => OrganizationMember, { description: 'Accept an invitation sent to the signed-in user; answers the new membership' })
+  acceptInvitation(@Args() args: AcceptInvitationArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.accept(ctx, args);
+  }
+
+  @FieldResolver(() => InvitationStatus, { description: 'pending, accepted, revoked, or expired (pending past expires_at)' })
+  status(@Root() invitation: OrganizationInvitation): InvitationStatus {
+    return invitationStatus(invitation);
+  }
+
+  @FieldResolver(() => Organization, { nullable: true })
+  organization(@Root() invitation: OrganizationInvitation, @Ctx() ctx: SubgraphContext) {
+    return new OrganizationService().load(ctx, invitation.organizationId);
+  }
+}

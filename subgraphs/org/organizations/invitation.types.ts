@@ -1,0 +1,32 @@
+import { ArgsType, Field, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { ORG_ROLES } from '../../../shared/permissions';
+import { IsEmailAddress, IsOneOf, IsText } from '../../../shared/validation';
+import { InvitationStatus, OrganizationInvitation } from './invitation.entity';
+
+@InputType()
+export class SendInvitationInput {
+  @Field({ description: 'Where the invitation goes; the person accepts it signed in with this email' })
+  @IsEmailAddress()
+  email!: string;
+
+  @Field({ description: ORG_ROLES.join(', ') })
+  @IsOneOf(ORG_ROLES)
+  role!: string;
+}
+
+@ArgsType()
+export class InvitationListArgs extends PageArgs {
+  @Field(() => InvitationStatus, { nullable: true })
+  status?: InvitationStatus;
+}
+
+@ArgsType()
+export class AcceptInvitationArgs {
+  @Field({ description: 'The token from the invitation mail' })
+  @IsText(200)
+  token!: string;
+}
+
+@ObjectType()
+export class OrganizationInvitationPage extends PageOf(OrganizationInvitation) {}

@@ -1,0 +1,129 @@
+import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { BaseRecord } from '../../../shared/model';
+import { stateMachine } from '../../../shared/state-machine';
+import { User } from '../users/user.entity';
+
+export enum OrganizationType {
+  hospital = 'hospital',
+  clinic = 'clinic',
+  pharmacy = 'pharmacy',
+  laboratory = 'laboratory',
+  imaging_center = 'imaging_center',
+  insurer = 'insurer',
+  supplier = 'supplier',
+  other = 'other',
+}
+registerEnumType(OrganizationType, { name: 'OrganizationType' });
+
+export enum OrganizationStatus {
+  pending = 'pending',
+  active = 'active',
+  suspended = 'suspended',
+  closed = 'closed',
+}
+registerEnumType(OrganizationStatus, { name: 'OrganizationStatus' });
+
+/**
+ * activate: a pending organization is approved, a suspended one reinstated. suspend: an active one is put on hold.
+ * close: for good; nothing leaves `closed`. Nothing returns to `pending`.
+ */
+export const ORGANIZATION = stateMachine<OrganizationStatus, 'activate' | 'suspend' | 'close'>('organization', {
+  activate: { from: [OrganizationStatus.pending, OrganizationStatus.suspended], to: OrganizationStatus.active },
+  suspend: { from: [OrganizationStatus.active], to: OrganizationStatus.suspended },
+  close: { from: [OrganizationStatus.pending, OrganizationStatus.active, OrganizationStatus.suspended], to: OrganizationStatus.closed },
+});
+
+/** The one organization role an organization can never be without. */
+export const ORG_ADMIN = 'ORG:ADMIN';
+
+@ObjectType('Organization')
+@Directive('@key(fields: "id")')
+@Entity({ tableName: 'organizations' })
+export class Organization extends BaseRecord {
+  @Field()
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Field(() => OrganizationType)
+  @Enum({ items: () => OrganizationType })
+  type: Opt<OrganizationType> = OrganizationType.clinic;
+
+  @Field(() => OrganizationStatus)
+  @Enum({ items: () => OrganizationStatus })
+  @Index()
+  status: Opt<OrganizationStatus> = OrganizationStatus.active;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  email?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  phone?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  address?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  city?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code' })
+  @Property({ type: 'text', nullable: true })
+  country?: string | null;
+
+  @Field()
+  @Property({ type: 'uuid' })
+  createdBy!: string;
+
+  @Field(() => String, { nullable: true, description: 'Why the status last changed, as the administrator gave it' })
+  @Property({ type: 'text', nullable: true })
+  statusReason?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  statusChangedAt?: Date | null;
+
+  /** Subscription and payment state, kept by the billing provider's webhooks. */
+  @Index()
+  @Property({ type: 'text', nullable: true })
+  billingCustomerId?: string | null;
+
+  @Index()
+  @Property({ type: 'text', nullable: true })
+  subscriptionId?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  subscriptionStatus?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  subscriptionPlan?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  subscriptionPeriodEnd?: Date | null;
+
+  @Property({ type: 'text', nullable: true })
+  lastPaymentStatus?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastPaymentAt?: Date | null;
+}
+
+/** A user's place in an organization. One role per user per organization. */
+@ObjectType('OrganizationMember')
+@Entity({ tableName: 'organization_members' })
+@Unique({ properties: ['organization', 'user'] })
+export class OrganizationMember extends BaseRecord {
+  @ManyToOne(() => Organization, { deleteRule: 'cascade' })
+  organization!: Organization;
+
+  @Index()
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Field({ description: 'Organization role such as ORG:ADMIN or ORG:DOCTOR' })
+  @Property({ type: 'text' })
+  role!: string;
+}

@@ -1,0 +1,123 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { clock } from '../../../shared/clock';
+import { errors } from '../../../shared/errors';
+import { byIds, isUuid, paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
+import { recordEvent } from '../../../shared/outbox';
+import {
+  canSeeOrganization,
+  requireOrgPermission,
+  requirePlatformPermission,
+  requireUser,
+  requireViewer,
+} from '../../../shared/permissions';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { isPlatformAdmin } from '../../../shared/viewer';
+import { recordSecurityEvent } from '../security/security-log';
+import { forgetUser } from '../users/identity';
+import { User } from '../users/user.entity';
+import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus } from './organization.entity';
+import type { CreateOrganizationInput, OrganizationListArgs, OrganizationStatusArgs, UpdateOrganizationInput } from './organization.types';
+
+export class OrganizationService {
+  /** Creates an organization; its creator becomes its first ORG:ADMIN member. */
+  async create(ctx: SubgraphContext, input: CreateOrganizationInput): Promise<Organization> {
+    const viewer = requireUser(ctx.viewer);
+    const org = ctx.em.create(Organization, {
+      ...input,
+      name: input.name.trim(),
+      createdBy: viewer.userId,
+    });
+    ctx.em.create(OrganizationMember, {
+      organization: org,
+      user: ctx.em.getReference(User, viewer.userId),
+      role: 'ORG:ADMIN',
+    });
+    recordEvent(ctx.em, 'org', 'svc.organization.member_added', {
+      organization_id: org.id,
+      user_id: viewer.userId,
+      role: 'ORG:ADMIN',
+    });
+    await ctx.em.flush();
+    await forgetUser(viewer.userId);
+    // The rest of this request (e.g. `viewerRole`) sees the new membership too.
+    ctx.viewer = { ...viewer, memberships: [...viewer.memberships, { organizationId: org.id, role: 'ORG:ADMIN' }] };
+    return org;
+  }
+
+  /** The directory: administrators see every organization, everyone else the active ones. */
+  async list(ctx: SubgraphContext, args: OrganizationListArgs): Promise<PageResult<Organization>> {
+    const viewer = requireViewer(ctx.viewer);
+    const where: FilterQuery<Organization> = {};
+    if (viewer.apiKey) where.id = viewer.apiKey.organizationId;
+    if (isPlatformAdmin(viewer)) {
+      if (args.status) where.status = args.status;
+    } else {
+      where.status = OrganizationStatus.active;
+    }
+    if (args.search) where.name = { $ilike: `%${args.search.replace(/[\\%_]/g, '\\$&')}%` };
+    return paginate(ctx.em, Organization, where, args, { name: 'asc', id: 'asc' });
+  }
+
+  /** Organizations the signed-in user is a member of. */
+  async mine(ctx: SubgraphContext, args: PageArgs): Promise<PageResult<Organization>> {
+    const viewer = requireUser(ctx.viewer);
+    const ids = viewer.memberships.map((m) => m.organizationId);
+    return paginate(ctx.em, Organization, { id: { $in: ids } }, args, { name: 'asc', id: 'asc' });
+  }
+
+  /** Active organizations are visible to every signed-in caller; others only to members and administrators. */
+  async get(ctx: SubgraphContext, id: string): Promise<Organization> {
+    const viewer = requireViewer(ctx.viewer);
+    const org = isUuid(id) ? await this.load(ctx, id) : null;
+    if (!org) throw errors.notFound('Organization');
+    const visible = viewer.apiKey
+      ? viewer.apiKey.organizationId === id
+      : org.status === OrganizationStatus.active || canSeeOrganization(viewer, id);
+    if (!visible) throw errors.notFound('Organization');
+    return org;
+  }
+
+  async update(ctx: SubgraphContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
+    const org = await this.get(ctx, id);
+    requireOrgPermission(ctx.viewer, id, 'organizations:update');
+    ctx.em.assign(org, patchFrom(input, ['name', 'type']));
+    await ctx.em.flush();
+    return org;
+  }
+
+  /**
+   * Platform administrators move an organization through its states (ORGANIZATION); the requested status names the
+   * action. The row is locked, so two administrators acting at once apply one after the other.
+   */
+  async setStatus(ctx: SubgraphContext, args: OrganizationStatusArgs): Promise<Organization> {
+    requirePlatformPermission(ctx.viewer, 'admin:organizations');
+    if (!isUuid(args.id)) throw errors.notFound('Organization');
+    return ctx.em.transactional(async (em) => {
+      const org = await em.findOne(Organization, { id: args.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!org) throw errors.notFound('Organization');
+      // The requested status names the action; none leads back to pending.
+      const action = ORGANIZATION.actionTo(org.status, args.status);
+      if (!action) {
+        throw errors.conflict(
+          org.status === OrganizationStatus.pending
+            ? 'The organization is already pending'
+            : `Cannot return an organization that is ${org.status} to pending`,
+        );
+      }
+      const from = org.status;
+      org.status = ORGANIZATION.next(org.status, action);
+      org.statusReason = args.reason?.trim() ?? null;
+      org.statusChangedAt = clock.now();
+      recordSecurityEvent(
+        { ...ctx, em },
+        { type: 'organization_status_changed', organizationId: org.id, details: { from, to: org.status, reason: org.statusReason } },
+      );
+      return org;
+    });
+  }
+
+  /** Batched by request: many references to organizations cost one query. */
+  load(ctx: SubgraphContext, id: string): Promise<Organization | null> {
+    return ctx.loader<string, Organization>('organization', byIds(ctx.em, Organization)).load(id);
+  }
+}

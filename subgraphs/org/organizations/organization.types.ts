@@ -1,0 +1,112 @@
+import { IsOptional } from 'class-validator';
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsCountryCode, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
+import { Organization, OrganizationStatus, OrganizationType } from './organization.entity';
+
+@InputType()
+export class CreateOrganizationInput {
+  @Field()
+  @IsText(200)
+  name!: string;
+
+  @Field(() => OrganizationType, { nullable: true, description: 'clinic when omitted' })
+  type?: OrganizationType;
+
+  @Field({ nullable: true })
+  @IsEmailAddress()
+  email?: string;
+
+  @Field({ nullable: true })
+  @IsPhone()
+  phone?: string;
+
+  @Field({ nullable: true })
+  @IsText(500)
+  address?: string;
+
+  @Field({ nullable: true })
+  @IsText(100)
+  city?: string;
+
+  @Field({ nullable: true })
+  @IsCountryCode()
+  country?: string;
+}
+
+/** Every field optional; a field sent as null clears it (name and type cannot be cleared). */
+@InputType()
+export class UpdateOrganizationInput {
+  @Field({ nullable: true })
+  @IsOptional()
+  @IsText(200)
+  name?: string;
+
+  @Field(() => OrganizationType, { nullable: true })
+  type?: OrganizationType;
+
+  @Field(() => String, { nullable: true })
+  @IsEmailAddress()
+  email?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsPhone()
+  phone?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(500)
+  address?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsText(100)
+  city?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsCountryCode()
+  country?: string | null;
+}
+
+@ArgsType()
+export class OrganizationListArgs extends PageArgs {
+  @Field({ nullable: true, description: 'Case-insensitive match on the name' })
+  @IsText(100)
+  search?: string;
+
+  @Field(() => OrganizationStatus, { nullable: true, description: 'Administrators only; others see active ones' })
+  status?: OrganizationStatus;
+}
+
+@ObjectType()
+export class OrganizationPage extends PageOf(Organization) {}
+
+@ArgsType()
+export class OrganizationStatusArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => OrganizationStatus, { description: 'active (activate), suspended (suspend) or closed (close, final)' })
+  status!: OrganizationStatus;
+
+  @Field({ nullable: true, description: 'Why, kept with the organization and in the security audit' })
+  @IsText(500)
+  reason?: string;
+}
+
+/** Subscription and payment state, as the billing provider last reported it. */
+@ObjectType()
+export class OrganizationSubscription {
+  @Field(() => String, { nullable: true, description: 'active, past_due, canceled, ... (the provider\'s words)' })
+  status?: string | null;
+
+  @Field(() => String, { nullable: true })
+  plan?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  currentPeriodEnd?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'succeeded or failed' })
+  lastPaymentStatus?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  lastPaymentAt?: Date | null;
+}

@@ -1,0 +1,143 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { byIds } from '../../../shared/model';
+import { PatientRef, ref } from '../../../shared/refs';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { DoctorProfile } from '../doctors/doctor.entity';
+import { AppointmentRequest } from './appointment-request.entity';
+import { AppointmentRequestService } from './appointment-request.service';
+import { Appointment, AppointmentStatus } from './appointment.entity';
+import { AppointmentService } from './appointment.service';
+import {
+  AppointmentKanban,
+  AppointmentListArgs,
+  AppointmentPage,
+  AppointmentRequestListArgs,
+  AppointmentRequestPage,
+  BookAppointmentInput,
+  CreateAppointmentRequestInput,
+  KanbanArgs,
+  RescheduleAppointmentInput,
+} from './appointment.types';
+import { SchedulableResource } from './resource.entity';
+import { ResourceService } from './resource.service';
+
+@Resolver(() => Appointment)
+export class AppointmentResolver {
+  private readonly service = new AppointmentService();
+  private readonly resources = new ResourceService();
+
+  @Mutation(() => Appointment, { description: 'Book an appointment (public); 409 when the time is taken' })
+  bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.book(ctx, input);
+  }
+
+  @Query(() => AppointmentPage, { description: "Appointments the caller may see (staff: their organizations'; patients and doctors: their own), by start time" })
+  appointments(@Args() args: AppointmentListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, args);
+  }
+
+  @Query(() => Appointment)
+  appointment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Query(() => AppointmentKanban, { description: "A day's appointments in one column per status (staff)" })
+  appointmentKanban(@Args() args: KanbanArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.kanban(ctx, args);
+  }
+
+  @Mutation(() => Appointment, { description: 'Move an appointment to a status (staff); 409 when the move is not allowed' })
+  updateAppointmentStatus(
+    @Arg('id', () => ID) id: string,
+    @Arg('status', () => AppointmentStatus) status: AppointmentStatus,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.updateStatus(ctx, id, status, reason);
+  }
+
+  @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
+  cancelAppointment(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.cancel(ctx, id, reason);
+  }
+
+  @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
+  rescheduleAppointment(@Arg('id', () => ID) id: string, @Arg('input') input: RescheduleAppointmentInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.reschedule(ctx, id, input);
+  }
+
+  @FieldResolver(() => ID)
+  resourceId(@Root() appointment: Appointment): string {
+    return appointment.resource.id;
+  }
+
+  @FieldResolver(() => SchedulableResource, { nullable: true })
+  resource(@Root() appointment: Appointment, @Ctx() ctx: SubgraphContext) {
+    return this.resources.load(ctx, appointment.resource.id);
+  }
+
+  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor of a doctor resource' })
+  doctor(@Root() appointment: Appointment, @Ctx() ctx: SubgraphContext) {
+    if (!appointment.doctorId) return null;
+    return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(appointment.doctorId);
+  }
+
+  @FieldResolver(() => PatientRef, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  patient(@Root() appointment: Appointment) {
+    return ref(appointment.patientId);
+  }
+
+  static resolveReference(reference: { id: string }, ctx: SubgraphContext) {
+    return new AppointmentService().resolveReference(ctx, reference.id);
+  }
+}
+
+@Resolver(() => AppointmentRequest)
+export class AppointmentRequestResolver {
+  private readonly service = new AppointmentRequestService();
+  private readonly appointments = new AppointmentService();
+
+  @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
+  createAppointmentRequest(@Arg('input') input: CreateAppointmentRequestInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, input);
+  }
+
+  @Query(() => AppointmentRequestPage, { description: "Requests of the caller's organizations (staff) and the caller's own; pending unless asked" })
+  appointmentRequests(@Args() args: AppointmentRequestListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, args);
+  }
+
+  @Query(() => AppointmentRequest)
+  appointmentRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Mutation(() => AppointmentRequest, { description: 'Book the appointment a request asks for (or at the time and resource given) and approve it' })
+  approveAppointmentRequest(
+    @Arg('id', () => ID) id: string,
+    @Arg('startTime', () => Date, { nullable: true }) startTime: Date | null,
+    @Arg('endTime', () => Date, { nullable: true }) endTime: Date | null,
+    @Arg('resourceId', () => ID, { nullable: true }) resourceId: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.approve(ctx, id, { startTime, endTime, resourceId });
+  }
+
+  @Mutation(() => AppointmentRequest)
+  rejectAppointmentRequest(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.reject(ctx, id, reason);
+  }
+
+  @FieldResolver(() => Appointment, { nullable: true, description: 'The appointment booked on approval' })
+  appointment(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
+  }
+}

@@ -1,0 +1,176 @@
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
+import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
+import { Appointment, AppointmentStatus } from './appointment.entity';
+import { IsId } from './resource.types';
+
+/** The SPEC booking body, plus `patient_id` that staff of the organization may give. */
+@InputType()
+export class BookAppointmentInput {
+  @Field(() => ID)
+  @IsId()
+  resourceId!: string;
+
+  @Field()
+  @IsText(200)
+  patientName!: string;
+
+  @Field()
+  @IsEmailAddress()
+  patientEmail!: string;
+
+  @Field({ nullable: true, description: 'E.164, such as +254712345678' })
+  @IsPhone()
+  patientPhone?: string;
+
+  @Field(() => Date, { description: 'ISO 8601 UTC, in the future' })
+  startTime!: Date;
+
+  @Field(() => Date, { description: 'ISO 8601 UTC, after start_time, at most 8 hours later' })
+  endTime!: Date;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  reason?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A clinical patient; honoured only from staff with appointments:write' })
+  @IsId()
+  patientId?: string;
+}
+
+@InputType()
+export class RescheduleAppointmentInput {
+  @Field(() => Date)
+  startTime!: Date;
+
+  @Field(() => Date)
+  endTime!: Date;
+
+  @Field(() => ID, { nullable: true, description: 'Another resource of the same organization' })
+  @IsId()
+  resourceId?: string;
+}
+
+@ArgsType()
+export class AppointmentListArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  organizationId?: string;
+
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  resourceId?: string;
+
+  @Field(() => AppointmentStatus, { nullable: true })
+  status?: AppointmentStatus;
+
+  @Field({ nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
+  @IsCalendarDate()
+  date?: string;
+
+  @Field(() => Date, { nullable: true, description: 'Starting at or after this instant' })
+  from?: Date;
+
+  @Field(() => Date, { nullable: true, description: 'Starting before this instant' })
+  to?: Date;
+
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  patientId?: string;
+}
+
+@ObjectType()
+export class AppointmentPage extends PageOf(Appointment) {}
+
+@ArgsType()
+export class KanbanArgs {
+  @Field({ description: "YYYY-MM-DD, in each resource's time zone" })
+  @IsCalendarDate()
+  date!: string;
+
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  organizationId?: string;
+
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  resourceId?: string;
+}
+
+@ObjectType()
+export class KanbanColumn {
+  @Field(() => AppointmentStatus)
+  status!: AppointmentStatus;
+
+  @Field(() => Int)
+  count!: number;
+
+  @Field(() => [Appointment], { description: 'By start time' })
+  appointments!: Appointment[];
+}
+
+@ObjectType()
+export class AppointmentKanban {
+  @Field()
+  date!: string;
+
+  @Field(() => [KanbanColumn], { description: 'One column per status, always in the same order' })
+  columns!: KanbanColumn[];
+}
+
+@InputType()
+export class CreateAppointmentRequestInput {
+  @Field(() => ID, { nullable: true, description: 'The resource wanted; or give doctor_id' })
+  @IsId()
+  resourceId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The doctor wanted, when no resource is named' })
+  @IsId()
+  doctorId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'Needed with doctor_id when the doctor works in several organizations' })
+  @IsId()
+  organizationId?: string;
+
+  @Field(() => Date, { nullable: true, description: 'Required (or `start_time`)' })
+  preferredStart?: Date;
+
+  @Field(() => Date, { nullable: true, description: 'Required (or `end_time`)' })
+  preferredEnd?: Date;
+
+  @Field(() => Date, { nullable: true, description: 'Same as preferred_start, for clients that send the booking names' })
+  startTime?: Date;
+
+  @Field(() => Date, { nullable: true, description: 'Same as preferred_end' })
+  endTime?: Date;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  reason?: string;
+
+  @Field({ nullable: true, description: "The caller's name when omitted" })
+  @IsText(200)
+  patientName?: string;
+
+  @Field({ nullable: true, description: "The caller's email when omitted" })
+  @IsEmailAddress()
+  patientEmail?: string;
+
+  @Field({ nullable: true })
+  @IsPhone()
+  patientPhone?: string;
+}
+
+@ArgsType()
+export class AppointmentRequestListArgs extends PageArgs {
+  @Field(() => AppointmentRequestStatus, { nullable: true, description: 'pending when omitted' })
+  status?: AppointmentRequestStatus;
+
+  @Field(() => ID, { nullable: true })
+  @IsId()
+  organizationId?: string;
+}
+
+@ObjectType()
+export class AppointmentRequestPage extends PageOf(AppointmentRequest) {}

@@ -1,0 +1,104 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../../shared/model';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { AvailabilityService } from './availability.service';
+import { SchedulableResource, Schedule } from './resource.entity';
+import { ResourceService } from './resource.service';
+import {
+  AvailabilityArgs,
+  CreateResourceInput,
+  CreateScheduleInput,
+  DoctorAvailability,
+  DoctorAvailabilityArgs,
+  ResourceAvailability,
+  ResourceListArgs,
+  SchedulableResourcePage,
+  SchedulePage,
+  UpdateResourceInput,
+  UpdateScheduleInput,
+} from './resource.types';
+import { ScheduleService } from './schedule.service';
+
+@Resolver(() => SchedulableResource)
+export class ResourceResolver {
+  private readonly service = new ResourceService();
+  private readonly availability = new AvailabilityService();
+
+  @Query(() => SchedulableResourcePage, {
+    description: 'Schedulable resources: active ones of active organizations for anyone, all of their own to members',
+  })
+  resources(@Args() args: ResourceListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, args);
+  }
+
+  @Query(() => SchedulableResource)
+  resource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Mutation(() => SchedulableResource, { description: 'Create a schedulable resource (scheduling:write)' })
+  createResource(@Arg('input') input: CreateResourceInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => SchedulableResource)
+  updateResource(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateResourceInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.update(ctx, id, input);
+  }
+
+  @Mutation(() => SchedulableResource, { description: 'Delete a resource and its schedules; 409 while appointments are to come' })
+  deleteResource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.delete(ctx, id);
+  }
+
+  @Query(() => ResourceAvailability, { description: "A resource's slots on a date of its time zone (public)" })
+  resourceAvailability(@Args() args: AvailabilityArgs, @Ctx() ctx: SubgraphContext) {
+    return this.availability.forResource(ctx, args);
+  }
+
+  @Query(() => DoctorAvailability, { description: "An approved doctor's free slots per day (public)" })
+  doctorAvailability(@Args() args: DoctorAvailabilityArgs, @Ctx() ctx: SubgraphContext) {
+    return this.availability.forDoctor(ctx, args);
+  }
+}
+
+@Resolver(() => Schedule)
+export class ScheduleResolver {
+  private readonly service = new ScheduleService();
+  private readonly resources = new ResourceService();
+
+  @Query(() => SchedulePage, { description: "A resource's schedules" })
+  resourceSchedules(@Arg('resourceId', () => ID) resourceId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.listForResource(ctx, resourceId, args);
+  }
+
+  @Query(() => Schedule)
+  schedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Mutation(() => Schedule, { description: 'Add working hours to a resource (scheduling:write); 409 when they overlap others' })
+  createSchedule(@Arg('input') input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Schedule)
+  updateSchedule(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateScheduleInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.update(ctx, id, input);
+  }
+
+  @Mutation(() => Schedule)
+  deleteSchedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.delete(ctx, id);
+  }
+
+  @FieldResolver(() => ID)
+  resourceId(@Root() schedule: Schedule): string {
+    return schedule.resource.id;
+  }
+
+  @FieldResolver(() => SchedulableResource, { nullable: true })
+  resource(@Root() schedule: Schedule, @Ctx() ctx: SubgraphContext) {
+    return this.resources.load(ctx, schedule.resource.id);
+  }
+}

@@ -1,0 +1,61 @@
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs, PageOf } from '../../../shared/model';
+import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
+import { LEAVE_TYPES, LeaveRequest, LeaveStatus } from './leave.entity';
+
+@InputType()
+export class CreateLeaveRequestInput {
+  @Field(() => ID, { nullable: true, description: 'Optional when the caller belongs to exactly one organization' })
+  organizationId?: string;
+
+  @Field({ nullable: true, description: `${LEAVE_TYPES.join(', ')}; other when omitted` })
+  @IsOneOf(LEAVE_TYPES)
+  type?: string;
+
+  @Field({ description: 'YYYY-MM-DD' })
+  @IsCalendarDate()
+  startDate!: string;
+
+  @Field({ description: 'YYYY-MM-DD, on or after startDate' })
+  @IsCalendarDate()
+  endDate!: string;
+
+  @Field({ nullable: true })
+  @IsText(2000)
+  reason?: string;
+}
+
+@ArgsType()
+export class LeaveListArgs extends PageArgs {
+  @Field(() => LeaveStatus, { nullable: true })
+  status?: LeaveStatus;
+
+  @Field({ nullable: true })
+  @IsOneOf(LEAVE_TYPES)
+  type?: string;
+}
+
+@ArgsType()
+export class OrganizationLeaveListArgs extends LeaveListArgs {
+  @Field(() => ID, { nullable: true, description: 'One member (approvers; others see only their own)' })
+  userId?: string;
+}
+
+@ArgsType()
+export class LeaveDecisionArgs {
+  @Field(() => ID)
+  organizationId!: string;
+
+  @Field(() => ID)
+  id!: string;
+}
+
+@ArgsType()
+export class RejectLeaveArgs extends LeaveDecisionArgs {
+  @Field({ nullable: true, description: 'Why, shown to the requester' })
+  @IsText(2000)
+  reason?: string;
+}
+
+@ObjectType()
+export class LeaveRequestPage extends PageOf(LeaveRequest) {}

@@ -1,0 +1,90 @@
+import { clock } from '../shared/clock';
+import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { clinic, outsider, type Clinic } from './support/clinic';
+
+let app: TestApp;
+let c: Clinic;
+let patientUser: SignedUp;
+let patientId: string;
+let recordId: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  c = await clinic(app);
+  // A patient with an account of their own, registered with the clinic: their profile is theirs.
+  patientUser = await signUp(app.api, { registration_role: 'PATIENT' });
+  patientId = (await patientUser.api.post('/api/patients', { ...SAMPLE_PATIENT, first_name: 'Own' })).body.data.id;
+  // Unaffiliated self-made profile: share records through a clinic patient instead.
+  recordId = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'n' })).body.data.id;
+});
+afterAll(() => app.close());
+
+describe('consent', () => {
+  it('a clinician outside the organization reads clinical data only under an approved consent, until revoked', async () => {
+    const specialist = await outsider(app);
+    const read = () => specialist.api.get(`/api/patients/${c.patientId}/clinical-records`);
+    expect((await read()).status).toBe(404);
+
+    const asked = await specialist.api.post('/api/consent/request', { patient_id: c.patientId, purpose: 'Second opinion' });
+    expect(asked.status).toBe(201);
+    expect(asked.body.data).toMatchObject({ status: 'requested', grantee_user_id: specialist.user.id, requested_by: specialist.user.id });
+    expect((await read()).status).toBe(404); // a request is not a consent
+
+    // The patient has no account: a clinician of their organization records the consent they gave in person.
+    const approved = await c.doctor.api.post(`/api/consent/${asked.body.data.id}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.status).toBe('active');
+    expect((await read()).status).toBe(200);
+    expect((await specialist.api.get(`/api/clinical-records/${recordId}`)).status).toBe(200);
+    // Consent gives reading, not writing.
+    expect((await specialist.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation' })).status).toBe(403);
+
+    const revoked = await c.doctor.api.post(`/api/consent/${asked.body.data.id}/revoke`);
+    expect(revoked.body.data).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    expect((await read()).status).toBe(404);
+    expect((await c.doctor.api.post(`/api/consent/${asked.body.data.id}/approve`)).status).toBe(409);
+    expect((await c.doctor.api.post(`/api/consent/${asked.body.data.id}/revoke`)).status).toBe(409);
+  });
+
+  it('lets the patient grant an organization access, list and read it', async () => {
+    const other = await outsider(app);
+    const grant = await patientUser.api.post('/api/consent/grant', { grantee_organization_id: other.orgId, purpose: 'Referral' });
+    expect(grant.status).toBe(201);
+    expect(grant.body.data).toMatchObject({ patient_id: patientId, status: 'active', grantee_organization_id: other.orgId });
+    expect((await other.api.get(`/api/patients/${patientId}`)).status).toBe(200);
+    const mine = await patientUser.api.get('/api/consent');
+    expect(mine.body.data.map((x: { id: string }) => x.id)).toContain(grant.body.data.id);
+    expect((await other.api.get(`/api/consent/${grant.body.data.id}`)).status).toBe(200);
+    await patientUser.api.post(`/api/consent/${grant.body.data.id}/revoke`);
+    expect((await other.api.get(`/api/patients/${patientId}`)).status).toBe(404);
+  });
+
+  it('stops at its expiry', async () => {
+    const other = await outsider(app);
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    await patientUser.api.post('/api/consent/grant', { grantee_user_id: other.user.id, expires_at: soon });
+    expect((await other.api.get(`/api/patients/${patientId}`)).status).toBe(200);
+    clock.advance(120_000);
+    try {
+      expect((await app.api.as(other.token).get(`/api/patients/${patientId}`)).status).toBe(404);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('validates and hides consents from strangers', async () => {
+    const bad = await patientUser.api.post('/api/consent/grant', {});
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('grantee_user_id');
+    const past = await patientUser.api.post('/api/consent/grant', { grantee_user_id: c.doctor.user.id, expires_at: '2001-01-01T00:00:00Z' });
+    expect(past.status).toBe(400);
+    const grant = await patientUser.api.post('/api/consent/grant', { grantee_user_id: c.doctor.user.id });
+    const stranger = await signUp(app.api);
+    expect((await stranger.api.get(`/api/consent/${grant.body.data.id}`)).status).toBe(404);
+    expect((await stranger.api.post(`/api/consent/${grant.body.data.id}/revoke`)).status).toBe(404);
+    // The grantee may not approve on the patient's behalf.
+    const asked = await stranger.api.post('/api/consent/request', { patient_id: patientId });
+    expect((await stranger.api.post(`/api/consent/${asked.body.data.id}/approve`)).status).toBe(403);
+    expect((await patientUser.api.post(`/api/consent/${asked.body.data.id}/approve`)).status).toBe(200);
+  });
+});

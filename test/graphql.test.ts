@@ -1,0 +1,126 @@
+import { resetConfig } from '../shared/config';
+import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { createOrganization } from './support/org';
+
+let app: TestApp;
+let doctor: SignedUp;
+let orgId: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  doctor = await signUp(app.api, { registration_role: 'DOCTOR' });
+  orgId = (await createOrganization(doctor.api, { name: 'Accra Ridge Hospital', type: 'hospital' })).id;
+});
+afterAll(() => app.close());
+
+describe('POST /graphql', () => {
+  it('resolves patient { organization { name } } across the clinical and org subgraphs', async () => {
+    const created = await doctor.api.post(`/api/organizations/${orgId}/patients`, SAMPLE_PATIENT);
+    const res = await doctor.api.graphql(
+      'query($id: ID!) { patient(id: $id) { id firstName mrn organization { id name type } } }',
+      { id: created.body.data.id },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.patient).toEqual({
+      id: created.body.data.id,
+      firstName: SAMPLE_PATIENT.first_name,
+      mrn: 'MRN-000001',
+      organization: { id: orgId, name: 'Accra Ridge Hospital', type: 'hospital' },
+    });
+  });
+
+  it('joins all three subgraphs: an invoice with its patient and organization', async () => {
+    const patient = await doctor.api.post(`/api/organizations/${orgId}/patients`, SAMPLE_PATIENT);
+    const invoice = await doctor.api.post(`/api/organizations/${orgId}/invoices`, {
+      patient_id: patient.body.data.id,
+      currency: 'GHS',
+      items: [
+        { description: 'Consultation', quantity: 1, unit_price: '150.00' },
+        { description: 'Malaria RDT', quantity: 2, unit_price: 35.5 },
+      ],
+    });
+    expect(invoice.status).toBe(201);
+    expect(invoice.body.data).toMatchObject({ number: 'INV-000001', total_amount: '221.00', status: 'draft', currency: 'GHS' });
+    expect(invoice.body.data.items[1]).toEqual({ description: 'Malaria RDT', quantity: 2, unit_price: '35.50', amount: '71.00' });
+
+    const res = await doctor.api.graphql(
+      `query($org: ID!) { organizationInvoices(organizationId: $org) {
+          total items { number totalAmount patient { firstName lastName } organization { name } } } }`,
+      { org: orgId },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.organizationInvoices.items[0]).toEqual({
+      number: 'INV-000001',
+      totalAmount: '221.00',
+      patient: { firstName: SAMPLE_PATIENT.first_name, lastName: SAMPLE_PATIENT.last_name },
+      organization: { name: 'Accra Ridge Hospital' },
+    });
+  });
+
+  it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND and VALIDATION_ERROR', async () => {
+    const stranger = await signUp(app.api);
+    const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
+    const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { id } }', { id: created.body.data.id });
+    expect(hidden.body.data).toBeNull();
+    expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
+
+    const invalid = await doctor.api.graphql(
+      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }',
+      { i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' } },
+    );
+    expect(invalid.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(invalid.body.errors[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['dateOfBirth', 'phone']);
+
+    const anonymous = await app.api.graphql('{ me { id } }');
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 401 with a GraphQL error body for a bad token', async () => {
+    const res = await app.api.graphql('{ me { id } }', undefined, { token: 'v4.public.garbage' });
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+  });
+
+  it('rejects queries deeper than the configured limit with a clear error', async () => {
+    // Today's graph nests at most four levels, so prove the rule with a gateway configured for three.
+    process.env.GRAPHQL_MAX_DEPTH = '3';
+    resetConfig();
+    const strict = await startApp({ workers: false });
+    try {
+      const query = '{ organizationInvoices(organizationId: "%s") { items { patient { organization { id } } } } }';
+      const res = await strict.api.as(doctor.token).graphql(query.replace('%s', orgId));
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+      expect(res.body.errors[0].message).toMatch(/exceeds maximum operation depth of 3/);
+      const shallow = await strict.api.as(doctor.token).graphql('{ me { id } }');
+      expect(shallow.body.errors).toBeUndefined();
+    } finally {
+      delete process.env.GRAPHQL_MAX_DEPTH;
+      resetConfig();
+      await strict.close();
+    }
+  });
+
+  it('rejects queries costlier than the limit', async () => {
+    const fields = Array.from({ length: 6 }, (_, i) => `p${i}: organizations(limit: 100) { items { id name type status email phone address city country } }`).join(' ');
+    const res = await doctor.api.graphql(`{ ${fields} }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(res.body.errors[0].message).toMatch(/cost \d+ exceeds the maximum of 5000/);
+  });
+
+  it('has introspection switched off by default', async () => {
+    const res = await doctor.api.graphql('{ __schema { queryType { name } } }');
+    expect(res.body.errors[0].message).toMatch(/introspection/i);
+  });
+
+  it('answers malformed GraphQL with VALIDATION_ERROR, not a crash', async () => {
+    const res = await doctor.api.graphql('{ me { id ');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const unknown = await doctor.api.graphql('{ me { shoeSize } }');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+  });
+});

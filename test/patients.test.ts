@@ -1,0 +1,213 @@
+import { Patient } from '../subgraphs/clinical/patients/patient.entity';
+import { SAMPLE_PATIENT, signInAdmin, signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
+import { addMember, createOrganization } from './support/org';
+
+let app: TestApp;
+let doctor: SignedUp;
+let orgId: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  doctor = await signUp(app.api, { registration_role: 'DOCTOR' });
+  orgId = (await createOrganization(doctor.api)).id;
+});
+afterAll(() => app.close());
+
+const fieldsOf = (res: { body: { error: { details: { field: string }[] } } }) =>
+  res.body.error.details.map((d) => d.field).sort();
+
+describe('POST /api/patients', () => {
+  it('creates a patient from the SPEC fields and answers 201 with an id', async () => {
+    const res = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
+    expect(res.status).toBe(201);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data).toMatchObject(SAMPLE_PATIENT);
+    expect(res.body.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const read = await doctor.api.get(`/api/patients/${res.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(res.body.data);
+  });
+
+  it('validates date, phone and email, naming each field, and stores nothing', async () => {
+    const before = await app.em('clinical').count(Patient, {});
+    const res = await doctor.api.post('/api/patients', {
+      ...SAMPLE_PATIENT,
+      date_of_birth: '15/06/1988',
+      phone: '0712345678',
+      email: 'amina-at-example',
+    });
+    expect(res.status).toBe(400);
+    expect(fieldsOf(res)).toEqual(['date_of_birth', 'email', 'phone']);
+    expect(res.body.error.message).toMatch(/date_of_birth must be a date in YYYY-MM-DD format/);
+    expect(await app.em('clinical').count(Patient, {})).toBe(before);
+  });
+
+  it.each([
+    ['an impossible date', { date_of_birth: '2023-02-30' }, 'date_of_birth'],
+    ['a future birth date', { date_of_birth: '2999-01-01' }, 'date_of_birth'],
+    ['an unknown gender', { gender: 'robot' }, 'gender'],
+    ['a number for a name', { first_name: 7 }, 'first_name'],
+  ])('rejects %s', async (_name, patch, field) => {
+    const res = await doctor.api.post('/api/patients', { ...SAMPLE_PATIENT, ...patch });
+    expect(res.status).toBe(400);
+    expect(fieldsOf(res)).toEqual([field]);
+  });
+
+  it('requires first_name, last_name and date_of_birth', async () => {
+    const res = await doctor.api.post('/api/patients', { gender: 'male' });
+    expect(res.status).toBe(400);
+    expect(fieldsOf(res)).toEqual(['date_of_birth', 'first_name', 'last_name']);
+  });
+
+  it('accepts gender in any case and stores the canonical value', async () => {
+    const res = await doctor.api.post('/api/patients', { ...SAMPLE_PATIENT, gender: 'Female' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.gender).toBe('female');
+  });
+
+  it('needs authentication', async () => {
+    expect((await app.api.post('/api/patients', SAMPLE_PATIENT)).status).toBe(401);
+  });
+});
+
+describe('GET/PATCH /api/patients/:id and /api/patients/me', () => {
+  it("makes a PATIENT user's first profile their own", async () => {
+    const patient = await signUp(app.api, { registration_role: 'PATIENT' });
+    expect((await patient.api.get('/api/patients/me')).status).toBe(404);
+    const created = await patient.api.post('/api/patients', { ...SAMPLE_PATIENT, first_name: 'Self' });
+    expect(created.body.data.user_id).toBe(patient.user.id);
+    const me = await patient.api.get('/api/patients/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data.id).toBe(created.body.data.id);
+    const updated = await patient.api.patch(`/api/patients/${created.body.data.id}`, { phone: '+254711111111' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.phone).toBe('+254711111111');
+  });
+
+  it("answers 404 for someone else's patient, and for unknown or malformed ids", async () => {
+    const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
+    const stranger = await signUp(app.api, { registration_role: 'DOCTOR' });
+    const res = await stranger.api.get(`/api/patients/${created.body.data.id}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Patient not found' } });
+    expect((await stranger.api.patch(`/api/patients/${created.body.data.id}`, { phone: '+254700000000' })).status).toBe(404);
+    expect((await doctor.api.get('/api/patients/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await doctor.api.get('/api/patients/12345')).status).toBe(404);
+  });
+
+  it('lets administrators read any patient', async () => {
+    const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
+    const admin = await signInAdmin(app.api);
+    expect((await admin.get(`/api/patients/${created.body.data.id}`)).status).toBe(200);
+  });
+
+  it('validates updates and refuses to clear required fields', async () => {
+    const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
+    const id = created.body.data.id;
+    const bad = await doctor.api.patch(`/api/patients/${id}`, { date_of_birth: 'yesterday', last_name: null });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad)).toEqual(['date_of_birth']);
+    const cleared = await doctor.api.patch(`/api/patients/${id}`, { last_name: null });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error.details).toEqual([{ field: 'last_name', message: 'cannot be null' }]);
+    const ok = await doctor.api.patch(`/api/patients/${id}`, { email: null, gender: 'MALE' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ email: null, gender: 'male', last_name: SAMPLE_PATIENT.last_name });
+  });
+});
+
+describe('organization patients', () => {
+  const register = (api: Api, org = orgId, body: Record<string, unknown> = SAMPLE_PATIENT) =>
+    api.post(`/api/organizations/${org}/patients`, body);
+
+  it('assigns medical record numbers in sequence per organization', async () => {
+    const org = await createOrganization(doctor.api);
+    const first = await register(doctor.api, org.id);
+    const second = await register(doctor.api, org.id);
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ organization_id: org.id, mrn: 'MRN-000001' });
+    expect(second.body.data.mrn).toBe('MRN-000002');
+    const other = await createOrganization(doctor.api);
+    expect((await register(doctor.api, other.id)).body.data.mrn).toBe('MRN-000001');
+  });
+
+  it('keeps numbers unique under concurrent registrations', async () => {
+    const org = await createOrganization(doctor.api);
+    const results = await Promise.all(Array.from({ length: 8 }, () => register(doctor.api, org.id)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(results.map((r) => r.body.data.mrn)).size).toBe(8);
+  });
+
+  it('accepts a given MRN and answers 409 when it is taken', async () => {
+    const org = await createOrganization(doctor.api);
+    expect((await register(doctor.api, org.id, { ...SAMPLE_PATIENT, mrn: 'A-100' })).status).toBe(201);
+    const dup = await register(doctor.api, org.id, { ...SAMPLE_PATIENT, mrn: 'A-100' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.code).toBe('CONFLICT');
+  });
+
+  it('lists, reads and searches by MRN, with pagination', async () => {
+    const org = await createOrganization(doctor.api);
+    for (let i = 0; i < 3; i++) await register(doctor.api, org.id, { ...SAMPLE_PATIENT, first_name: `P${i}` });
+    const list = await doctor.api.get(`/api/organizations/${org.id}/patients?limit=2`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.meta).toEqual({ page: 1, limit: 2, total: 3 });
+    const page2 = await doctor.api.get(`/api/organizations/${org.id}/patients?limit=2&page=2`);
+    expect(page2.body.data).toHaveLength(1);
+
+    const search = await doctor.api.get(`/api/organizations/${org.id}/patients/search?mrn=mrn-000002`);
+    expect(search.status).toBe(200);
+    expect(search.body.data.map((p: { mrn: string }) => p.mrn)).toEqual(['MRN-000002']);
+    expect(search.body.meta.total).toBe(1);
+
+    const one = await doctor.api.get(`/api/organizations/${org.id}/patients/${search.body.data[0].id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.first_name).toBe('P1');
+
+    const missing = await doctor.api.get(`/api/organizations/${org.id}/patients/search`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details[0].field).toBe('mrn');
+  });
+
+  it('hides an organization and its patients from non-members (404)', async () => {
+    const created = await register(doctor.api);
+    const stranger = await signUp(app.api, { registration_role: 'DOCTOR' });
+    for (const path of [
+      `/api/organizations/${orgId}/patients`,
+      `/api/organizations/${orgId}/patients/${created.body.data.id}`,
+      `/api/organizations/${orgId}/patients/search?mrn=MRN`,
+      `/api/patients/${created.body.data.id}`,
+    ]) {
+      const res = await stranger.api.get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+    expect((await register(stranger.api)).status).toBe(404);
+  });
+
+  it("does not show one organization's patient through another organization's path", async () => {
+    const created = await register(doctor.api);
+    const other = await createOrganization(doctor.api);
+    const res = await doctor.api.get(`/api/organizations/${other.id}/patients/${created.body.data.id}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('lets every member read patients, but only clinical roles register them (403 otherwise)', async () => {
+    const billing = await signUp(app.api, { registration_role: 'STAFF' });
+    await addMember(app, orgId, billing.user.id, 'ORG:BILLING');
+    expect((await billing.api.get(`/api/organizations/${orgId}/patients`)).status).toBe(200);
+    const res = await register(billing.api);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('FORBIDDEN');
+    const created = await register(doctor.api);
+    const patch = await billing.api.patch(`/api/patients/${created.body.data.id}`, { phone: '+254700000009' });
+    expect(patch.status).toBe(403);
+  });
+
+  it('lets a member read an organization patient through /api/patients/:id', async () => {
+    const created = await register(doctor.api);
+    const nurse = await signUp(app.api, { registration_role: 'NURSE' });
+    await addMember(app, orgId, nurse.user.id, 'ORG:NURSE');
+    expect((await nurse.api.get(`/api/patients/${created.body.data.id}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,20 @@
+import { Client } from 'pg';
+import { Redis } from 'ioredis';
+import { deletePrefix } from '../../shared/redis';
+
+/** Drops the run's database and deletes its Redis keys. Set KEEP_TEST_DB=1 to inspect them after a run. */
+export default async function globalTeardown(): Promise<void> {
+  if (process.env.KEEP_TEST_DB || !process.env.CCP_TEST_RUN) return;
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  // The run's database and any scratch databases its tests made (named after it).
+  const { rows } = await client.query('select datname from pg_database where datname like $1', [`${name}%`]);
+  for (const row of rows) await client.query(`drop database if exists "${row.datname}" with (force)`);
+  await client.end();
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  await deletePrefix(redis, process.env.REDIS_PREFIX!);
+  await redis.quit();
+}
