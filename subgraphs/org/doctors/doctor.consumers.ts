@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { PermanentEventError, TOPICS, type ConsumerDefinition, type MemberAddedPayload, type UserCreatedPayload } from '../../../shared/events';
+import { lockOrganization } from '../organizations/member.service';
 import { Organization, OrganizationMember } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
 import { DoctorOrganization, DoctorProfile } from './doctor.entity';
@@ -30,8 +31,11 @@ export const doctorOrganizations: ConsumerDefinition = {
     if (!p.user_id || !p.organization_id || !p.role) throw new PermanentEventError('member_added carries no user_id, organization_id or role');
     const user = await em.findOne(User, { id: p.user_id });
     if (!user) throw new PermanentEventError(`user ${p.user_id} does not exist`);
-    // A member who has left since (a doctor leaving ends an ORG:DOCTOR membership) is not linked again. The lock
-    // makes a leave that is committing at this moment either finish first or wait for this check.
+    // A member who has left since (a doctor leaving ends an ORG:DOCTOR membership) is not linked again. The locks
+    // (organization first, as every membership change takes them) make a leave or role change committing at this
+    // moment either finish first or wait for this check.
+    if (!(await em.count(Organization, { id: p.organization_id }))) return;
+    await lockOrganization(em, p.organization_id, 'share');
     const membership = await em.findOne(
       OrganizationMember,
       { organization: p.organization_id, user: p.user_id },

@@ -27,10 +27,12 @@ export async function organizationWith(ctx: SubgraphContext, id: string, permiss
 /**
  * Locks the organization row for the rest of the transaction. Every change that could leave an organization without
  * an ORG:ADMIN takes this lock before counting, so two such changes at once apply one after the other and the
- * second counts what the first left.
+ * second counts what the first left. Whatever else locks a membership takes this lock first (`share` when it only
+ * needs memberships to hold still), so locks are always taken in the same order and never wait in a cycle.
  */
-async function lockOrganization(em: EntityManager, id: string): Promise<void> {
-  const org = await em.findOne(Organization, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+export async function lockOrganization(em: EntityManager, id: string, mode: 'update' | 'share' = 'update'): Promise<void> {
+  const lockMode = mode === 'update' ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_READ;
+  const org = await em.findOne(Organization, { id }, { lockMode, refresh: true });
   if (!org) throw errors.notFound('Organization');
 }
 
