@@ -5,8 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { subgraphUrl } from '../gateway/composition';
-import { loadConfig } from '../shared/config';
+import { loadConfig, subgraphUrl } from '../shared/config';
 import { SUBGRAPHS } from '../subgraphs';
 
 const children: ChildProcess[] = [];

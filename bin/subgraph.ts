@@ -4,8 +4,7 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { GraphQLError } from 'graphql';
-import { subgraphUrl } from '../gateway/composition';
-import { config } from '../shared/config';
+import { config, subgraphUrl } from '../shared/config';
 import { StartupError } from '../shared/db';
 import { toPublicError } from '../shared/errors';
 import { verifyViewer, VIEWER_HEADER } from '../shared/internal-auth';

@@ -3,22 +3,9 @@ import { join } from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { config } from '../shared/config';
 import { SCHEMA_DIR } from '../shared/paths';
 import { buildSubgraph, type SubgraphDefinition } from '../shared/subgraph';
 import { SUBGRAPHS } from '../subgraphs';
-
-
-/** Where each subgraph answers in split mode; written into the supergraph for routers that call them. */
-export function subgraphUrl(name: string): string {
-  const cfg = config();
-  const urls: Record<string, string> = {
-    clinical: cfg.CLINICAL_SUBGRAPH_URL,
-    org: cfg.ORG_SUBGRAPH_URL,
-    revenue: cfg.REVENUE_SUBGRAPH_URL,
-  };
-  return urls[name];
-}
 
 export interface ComposedGraph {
   subgraphs: { name: string; sdl: string }[];

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setSandboxVideoWebhookUrl } from '../shared/adapters/video';
-import { config } from '../shared/config';
+import { config, subgraphUrl } from '../shared/config';
+import { localPeers } from '../shared/peers';
 import { ensureDatabase, openOrm, type MikroORM } from '../shared/db';
 import { logger } from '../shared/logger';
 import { closeAppRedis, connectRedis, holdAppRedis } from '../shared/redis';
@@ -20,7 +21,6 @@ import { Router } from 'express';
 import { DeadLetter } from '../subgraphs/org/bus/bus.entities';
 import { createHttpApp } from './app';
 import { metricsEndpoint, openOpsQueues, queueDashboard } from './ops';
-import { subgraphUrl } from './composition';
 import { startGateway, type Gateway } from './server';
 
 export interface PlatformOptions {
@@ -88,6 +88,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         cleanups.push([`subgraph ${def.name}`, () => runtime.close()]);
       }
       identityOrm = runtimes.get(orgSubgraph.name)!.orm;
+      const peers = localPeers(runtimes);
+      for (const runtime of runtimes.values()) runtime.peers = peers;
     } else {
       await ensureDatabase();
       identityOrm = await openOrm(orgSubgraph);

@@ -137,6 +137,18 @@ export function resetConfig(): void {
   current = undefined;
 }
 
+/** Where each subgraph answers in split mode; called by the gateway and by subgraphs asking
+ * each other (shared/peers.ts). */
+export function subgraphUrl(name: string): string {
+  const cfg = config();
+  const urls: Record<string, string> = {
+    clinical: cfg.CLINICAL_SUBGRAPH_URL,
+    org: cfg.ORG_SUBGRAPH_URL,
+    revenue: cfg.REVENUE_SUBGRAPH_URL,
+  };
+  return urls[name];
+}
+
 /** A URL with its password removed, safe to print in logs and error messages. */
 export function redactUrl(url: string): string {
   try {

@@ -1,4 +1,7 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { errors } from './errors';
+import { isUuid } from './model';
+import type { SubgraphContext } from './subgraph';
 
 /**
  * Entities owned by another subgraph, referred to by id. The gateway fetches their fields from the owner.
@@ -18,4 +21,26 @@ export const ref = (id: string | null | undefined): { id: string } | null => (id
 export class PatientRef {
   @Field(() => ID)
   id!: string;
+}
+
+const PATIENT_ORGANIZATION =
+  'query PatientReference($representations: [_Any!]!) { _entities(representations: $representations) { ... on Patient { id organization { id } } } }';
+
+/**
+ * Checks a patient named in input by asking the clinical subgraph as the caller: a patient the caller may not see
+ * (or that does not exist) is a 404, as for any record they may not read; one of another organization (seen
+ * through a consent) is a 400 naming `field`.
+ */
+export async function requirePatientOf(ctx: SubgraphContext, patientId: string, organizationId: string, field = 'patientId'): Promise<void> {
+  if (!isUuid(patientId)) throw errors.invalidField(field, 'must be a patient id');
+  const result = await ctx.peers.query(
+    'clinical',
+    PATIENT_ORGANIZATION,
+    { representations: [{ __typename: 'Patient', id: patientId }] },
+    { viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent },
+  );
+  if (result.errors?.length) throw new Error(`patient lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
+  const [patient] = (result.data?._entities ?? []) as ({ id: string; organization: { id: string } | null } | null)[];
+  if (!patient) throw errors.notFound('Patient');
+  if (patient.organization?.id !== organizationId) throw errors.invalidField(field, 'must be a patient of this organization');
 }

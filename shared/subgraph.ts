@@ -9,6 +9,7 @@ import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphq
 import { ensureDatabase, migrate, openOrm, type EntityManager, type MikroORM, type OrmDefinition } from './db';
 import { errors, issuesFromClassValidator } from './errors';
 import type { ConsumerDefinition } from './events';
+import { remotePeers, type Peers } from './peers';
 import type { Viewer } from './viewer';
 
 /** What every resolver and service receives. One per subgraph fetch: its own EntityManager, its own loaders. */
@@ -19,6 +20,8 @@ export interface SubgraphContext {
   ip?: string;
   userAgent?: string;
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error | null)[]>): DataLoader<K, V | null>;
+  /** The other subgraphs, asked as this caller (shared/peers.ts). */
+  peers: Peers;
 }
 
 export interface RequestMeta {
@@ -47,6 +50,8 @@ export interface SubgraphRuntime {
   name: string;
   schema: GraphQLSchema;
   orm: MikroORM;
+  /** The other subgraphs: over HTTP unless the platform runs them in this process and says so. */
+  peers: Peers;
   createContext(viewer: Viewer | undefined, meta: RequestMeta): SubgraphContext;
   close(): Promise<void>;
 }
@@ -84,7 +89,7 @@ export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSch
   });
 }
 
-function contextFactory(orm: MikroORM) {
+function contextFactory(orm: MikroORM, peers: () => Peers) {
   return (viewer: Viewer | undefined, meta: RequestMeta): SubgraphContext => {
     const loaders = new Map<string, DataLoader<unknown, unknown>>();
     return {
@@ -93,6 +98,7 @@ function contextFactory(orm: MikroORM) {
       requestId: meta.requestId,
       ip: meta.ip,
       userAgent: meta.userAgent,
+      peers: peers(),
       loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error | null)[]>) {
         let l = loaders.get(name) as DataLoader<K, V | null> | undefined;
         if (!l) {
@@ -116,7 +122,8 @@ export async function startSubgraph(def: SubgraphDefinition, opts: { migrate?: b
       name: def.name,
       schema,
       orm,
-      createContext: contextFactory(orm),
+      peers: remotePeers,
+      createContext: contextFactory(orm, () => runtime.peers),
       close: async () => {
         await def.onStop?.(runtime);
         await orm.close();

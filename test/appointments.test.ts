@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TOPICS } from '../shared/events';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
 import { OutboxEvent } from '../shared/outbox';
@@ -190,6 +191,13 @@ describe('booking', () => {
     // Another organization's staff are strangers here: their booking is their own.
     const theirs = await book(date, '10:00', '10:30', { patient_id: c.patientId }, stranger.api);
     expect(theirs).toMatchObject({ patient_user_id: stranger.user.id, patient_id: null });
+    // Staff name only a patient of the organization: an unknown one is a 404 and books nothing.
+    const unknown = await c.receptionist.api.post('/api/appointments', booking(date, '10:30', '11:00', { patient_id: randomUUID() }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Patient not found');
+    expect((await c.receptionist.api.post('/api/appointments', booking(date, '10:30', '11:00', { patient_id: 'abc' }))).status).toBe(400);
+    const day = await c.receptionist.api.get(`/api/appointments?date=${date}&resource_id=${doctorResource}`);
+    expect(day.body.data).toHaveLength(3);
   });
 });
 

@@ -113,7 +113,8 @@ describe('rooms', () => {
     const icu = await createRoom({ name: 'B ICU', type: 'icu', capacity: 1 }, org, root);
     const full = await createRoom({ name: 'A Ward', type: 'ward', capacity: 1 }, org, root);
     const closed = await createRoom({ name: 'C Theatre', type: 'operating_theatre', status: 'maintenance' }, org, root);
-    expect((await root.post(admissions(org), { patient_id: randomUUID(), room_id: full.id })).status).toBe(201);
+    const patient = await root.post(`/api/organizations/${org}/patients`, { ...SAMPLE_PATIENT, email: undefined });
+    expect((await root.post(admissions(org), { patient_id: patient.body.data.id, room_id: full.id })).status).toBe(201);
 
     const all = await root.get(`${rooms(org)}?limit=2`);
     expect(all.status).toBe(200);
@@ -220,10 +221,31 @@ describe('admissions', () => {
 
   it("refuses another organization's room (404 naming Room) and an unknown one", async () => {
     const theirs = await createRoom({}, stranger.orgId, root);
-    const res = await c.nurse.api.post(admissions(), { patient_id: randomUUID(), room_id: theirs.id });
+    const patientId = await newPatient();
+    const res = await c.nurse.api.post(admissions(), { patient_id: patientId, room_id: theirs.id });
     expect(res.status).toBe(404);
     expect(res.body.error).toEqual({ code: 'NOT_FOUND', message: 'Room not found' });
-    expect((await c.nurse.api.post(admissions(), { patient_id: randomUUID(), room_id: randomUUID() })).status).toBe(404);
+    expect((await c.nurse.api.post(admissions(), { patient_id: patientId, room_id: randomUUID() })).status).toBe(404);
+  });
+
+  it('admits only a patient of the organization: unknown or unseen patients are 404, changing nothing', async () => {
+    const room = await createRoom();
+    const unknown = await c.nurse.api.post(admissions(), { patient_id: randomUUID(), room_id: room.id });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toEqual({ code: 'NOT_FOUND', message: 'Patient not found' });
+    // A patient of another organization is not visible to this clinic's nurse.
+    const theirs = await root.post(`/api/organizations/${stranger.orgId}/patients`, { ...SAMPLE_PATIENT, email: undefined });
+    expect(theirs.status).toBe(201);
+    const other = await c.nurse.api.post(admissions(), { patient_id: theirs.body.data.id, room_id: room.id });
+    expect(other.status).toBe(404);
+    expect(other.body.error.message).toBe('Patient not found');
+    expect((await c.doctor.api.get(`${rooms()}/${room.id}`)).body.data.occupied).toBe(0);
+    // The same rule through GraphQL.
+    const gql = await c.nurse.api.post('/graphql', {
+      query: 'mutation($o: ID!, $i: AdmitPatientInput!) { admitPatient(organizationId: $o, input: $i) { id } }',
+      variables: { o: c.orgId, i: { patientId: randomUUID(), roomId: room.id } },
+    });
+    expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('refuses a full room and a room out of service (409), and a second active admission of a patient (409)', async () => {
@@ -422,10 +444,6 @@ describe('GraphQL', () => {
       patient: { id: c.patientId, firstName: SAMPLE_PATIENT.first_name },
       room: { name: room.name, occupied: 1, availableBeds: 2 },
     });
-    // A patient id that names no patient stays stored; the reference resolves to null.
-    const ghost = (await admit(room.id, randomUUID())).body.data.id;
-    const unresolved = await c.doctor.api.graphql(`query($org: ID!, $id: ID!) { admission(organizationId: $org, id: $id) { patient { id firstName } } }`, { org: c.orgId, id: ghost });
-    expect(unresolved.body.data.admission.patient).toBeNull();
     await c.doctor.api.post(`${admissions()}/${id}/discharge`, { disposition: 'home' });
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +121,19 @@ describe('split mode', () => {
       id: patient.body.data.id,
     });
     expect(res.body).toEqual({ data: { patient: { mrn: 'MRN-000001', organization: { name: 'Split Clinic' } } } });
+  });
+
+  it('asks the owning subgraph over HTTP about a patient named in an admission', async () => {
+    const admin = await signUp(splitApi, { registration_role: 'DOCTOR' });
+    const org = (await admin.api.post('/api/organizations', { name: 'Split Ward' })).body.data.id;
+    const patient = await admin.api.post(`/api/organizations/${org}/patients`, SAMPLE_PATIENT);
+    const room = await admin.api.post(`/api/organizations/${org}/rooms`, { name: 'Ward A', type: 'ward' });
+    const admissions = `/api/organizations/${org}/admissions`;
+    const admitted = await admin.api.post(admissions, { patient_id: patient.body.data.id, room_id: room.body.data.id });
+    expect(admitted.status).toBe(201);
+    const unknown = await admin.api.post(admissions, { patient_id: randomUUID(), room_id: room.body.data.id });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Patient not found');
   });
 
   it('stops every process on SIGTERM', async () => {

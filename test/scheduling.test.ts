@@ -1,7 +1,7 @@
 import { DoctorProfile, DoctorVerification } from '../subgraphs/org/doctors/doctor.entity';
 import { Organization, OrganizationStatus } from '../subgraphs/org/organizations/organization.entity';
 import { SchedulableResource } from '../subgraphs/org/scheduling/resource.entity';
-import { signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { signInAdmin, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { outsider } from './support/clinic';
 import { EVERY_DAY, at, dayAhead, schedulingClinic, weekday, type SchedulingClinic } from './support/scheduling';
 
@@ -54,8 +54,15 @@ describe('schedulable resources', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const room = await createResource({ type: 'room', name: 'Theatre', room_id: '7d6f2c1e-0000-4000-8000-000000000001', time_zone: 'Africa/Nairobi' });
-    expect(room).toMatchObject({ room_id: '7d6f2c1e-0000-4000-8000-000000000001', time_zone: 'Africa/Nairobi' });
+    // A room resource may stand for one of the organization's rooms (facilities).
+    const root = await signInAdmin(app.api);
+    const theatre = await root.post(`/api/organizations/${c.orgId}/rooms`, { name: 'Theatre', type: 'operating_theatre' });
+    const room = await createResource({ type: 'room', name: 'Theatre', room_id: theatre.body.data.id, time_zone: 'Africa/Nairobi' });
+    expect(room).toMatchObject({ room_id: theatre.body.data.id, time_zone: 'Africa/Nairobi' });
+    const theirs = await root.post(`/api/organizations/${stranger.orgId}/rooms`, { name: 'Elsewhere', type: 'ward' });
+    const refused = await c.receptionist.api.post('/api/resources', { organization_id: c.orgId, type: 'room', name: 'R', room_id: theirs.body.data.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ field: 'room_id', message: 'must be a room of the organization' }]);
     expect((await app.api.get(`/api/resources/${res.body.data.id}`)).body.data.name).toBe('Dr. Test, general practice');
   });
 

@@ -3,6 +3,7 @@ import { auditChange, auditRead, type AuditEntry } from '../../../shared/audit/a
 import { clock } from '../../../shared/clock';
 import { lockedChange } from '../../../shared/locked-change';
 import { errors, type FieldIssue } from '../../../shared/errors';
+import { requirePatientOf } from '../../../shared/refs';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { OrganizationMember } from '../organizations/organization.entity';
@@ -40,6 +41,7 @@ export class AdmissionService {
       issues.push({ field: 'attendingDoctorId', message: 'must be the user id of a member of the organization' });
     }
     if (issues.length) throw errors.validation(issues);
+    await requirePatientOf(ctx, input.patientId, organizationId);
     const admittedAt = input.admittedAt ?? clock.now();
     return ctx.em.transactional(async (em) => {
       const room = await lockRoom(em, organizationId, input.roomId);

@@ -79,7 +79,7 @@ export class RoomPage extends PageOf(Room) {}
 
 @InputType()
 export class AdmitPatientInput {
-  @Field(() => ID, { description: 'A patient of the clinical subgraph' })
+  @Field(() => ID, { description: 'A patient of the organization (404 when unknown or not visible to the caller)' })
   patientId!: string;
 
   @Field(() => ID, { description: 'A room of the organization, available and with a free bed' })

@@ -1,6 +1,7 @@
 import { LockMode, raw, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
+import { requirePatientOf } from '../../../shared/refs';
 import { TOPICS } from '../../../shared/events';
 import { byIds, isUuid, paginate, type PageResult } from '../../../shared/model';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
@@ -63,6 +64,7 @@ export class AppointmentService {
     const viewer = ctx.viewer;
     const staff = can(viewer, 'appointments:write', resource.organizationId);
     const person = !!viewer && !viewer.apiKey && !viewer.system;
+    if (staff && input.patientId) await requirePatientOf(ctx, input.patientId, resource.organizationId);
     return ctx.em.transactional(async (em) => {
       const appointment = await bookWithin(em, {
         resourceId: resource.id,

@@ -34,7 +34,7 @@ export class BookAppointmentInput {
   @IsText(2000)
   reason?: string;
 
-  @Field(() => ID, { nullable: true, description: 'A clinical patient; honoured only from staff with appointments:write' })
+  @Field(() => ID, { nullable: true, description: 'A patient of the organization; honoured only from staff with appointments:write' })
   @IsId()
   patientId?: string;
 }

@@ -31,7 +31,7 @@ export class SchedulableResource extends BaseRecord {
   @Property({ type: 'uuid', nullable: true })
   doctorId?: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'The room (room resources only); stored as given' })
+  @Field(() => ID, { nullable: true, description: 'A room of the organization (room resources only)' })
   @Property({ type: 'uuid', nullable: true })
   roomId?: string | null;
 

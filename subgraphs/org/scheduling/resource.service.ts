@@ -1,10 +1,11 @@
 import { LockMode, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
-import { byIds, paginate, patchFrom, type PageResult } from '../../../shared/model';
+import { byIds, isUuid, paginate, patchFrom, type PageResult } from '../../../shared/model';
 import { organizationsWith, requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { DoctorOrganization, DoctorProfile } from '../doctors/doctor.entity';
+import { Room } from '../facilities/facility.entity';
 import { Organization } from '../organizations/organization.entity';
 import { Appointment, AppointmentStatus, RELEASED_STATUSES } from './appointment.entity';
 import { ResourceType, SchedulableResource, Schedule } from './resource.entity';
@@ -123,6 +124,9 @@ export class ResourceService {
     roomId: string | null,
   ): Promise<void> {
     if (type !== ResourceType.room && roomId) throw errors.invalidField('roomId', 'is only for room resources');
+    if (roomId && !(isUuid(roomId) && (await ctx.em.count(Room, { id: roomId, organizationId })))) {
+      throw errors.invalidField('roomId', 'must be a room of the organization');
+    }
     if (type !== ResourceType.doctor) {
       if (doctorId) throw errors.invalidField('doctorId', 'is only for doctor resources');
       return;

@@ -1,0 +1,57 @@
+import { execute, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { subgraphUrl } from './config';
+import { signViewer, VIEWER_HEADER, type ForwardedCaller } from './internal-auth';
+import type { SubgraphRuntime } from './subgraph';
+
+/**
+ * How a subgraph asks another one about entities that one owns. A subgraph never reads another's tables, so a
+ * reference given in input (the patient of an admission) is checked by asking its owner through `_entities`, as
+ * the caller, under the owner's access rules. In one process the owner's schema runs here; in split mode the call
+ * goes over HTTP with the signed viewer, as the gateway's own calls do.
+ */
+export interface Peers {
+  query(subgraph: string, document: string, variables: Record<string, unknown>, caller: ForwardedCaller): Promise<PeerResult>;
+}
+
+export interface PeerResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+/** The peers of split mode: each subgraph at its configured URL. */
+export const remotePeers: Peers = {
+  async query(subgraph, document, variables, caller) {
+    const res = await fetch(subgraphUrl(subgraph), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [VIEWER_HEADER]: await signViewer(caller) },
+      body: JSON.stringify({ query: document, variables }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok && !res.headers.get('content-type')?.includes('json')) throw new Error(`subgraph ${subgraph} answered ${res.status}`);
+    return (await res.json()) as PeerResult;
+  },
+};
+
+/** The peers of one process: the other subgraphs' schemas run here, each with its own fresh context. */
+export function localPeers(runtimes: ReadonlyMap<string, SubgraphRuntime>): Peers {
+  const documents = new Map<string, DocumentNode>();
+  return {
+    async query(subgraph, source, variables, caller) {
+      const runtime = runtimes.get(subgraph);
+      if (!runtime) throw new Error(`subgraph ${subgraph} does not run in this process`);
+      let document = documents.get(source);
+      if (!document) documents.set(source, (document = parse(source)));
+      const result = await execute({
+        schema: runtime.schema,
+        document,
+        variableValues: variables,
+        contextValue: runtime.createContext(caller.viewer, {
+          requestId: caller.requestId ?? 'internal',
+          ip: caller.ip,
+          userAgent: caller.userAgent,
+        }),
+      });
+      return { data: result.data as PeerResult['data'], errors: result.errors?.map((e) => e.toJSON()) };
+    },
+  };
+}
