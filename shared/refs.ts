@@ -23,6 +23,19 @@ export class PatientRef {
   id!: string;
 }
 
+const OWN_PATIENT = 'query OwnPatientProfile { myPatientProfile { id } }';
+
+const callerOf = (ctx: SubgraphContext) => ({ viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent });
+
+/** The id of the signed-in person's own patient profile in the clinical subgraph, or null when they have none. */
+export async function ownPatientId(ctx: SubgraphContext): Promise<string | null> {
+  if (!ctx.viewer || ctx.viewer.apiKey || ctx.viewer.system) return null;
+  const result = await ctx.peers.query('clinical', OWN_PATIENT, {}, callerOf(ctx));
+  const error = result.errors?.[0];
+  if (error && error.extensions?.code !== 'NOT_FOUND') throw new Error(`patient profile lookup failed: ${error.message}`);
+  return (result.data?.myPatientProfile as { id: string } | null | undefined)?.id ?? null;
+}
+
 const PATIENT_ORGANIZATION =
   'query PatientReference($representations: [_Any!]!) { _entities(representations: $representations) { ... on Patient { id organization { id } } } }';
 
@@ -37,7 +50,7 @@ export async function requirePatientOf(ctx: SubgraphContext, patientId: string, 
     'clinical',
     PATIENT_ORGANIZATION,
     { representations: [{ __typename: 'Patient', id: patientId }] },
-    { viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent },
+    callerOf(ctx),
   );
   if (result.errors?.length) throw new Error(`patient lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
   const [patient] = (result.data?._entities ?? []) as ({ id: string; organization: { id: string } | null } | null)[];

@@ -4,7 +4,7 @@ import { AuditEvent } from '../shared/audit/audit-event.entity';
 import { OutboxEvent } from '../shared/outbox';
 import { DoctorProfile } from '../subgraphs/org/doctors/doctor.entity';
 import { sandboxMailbox } from '../shared/adapters/mailer';
-import { signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { outsider } from './support/clinic';
 import { lastMail } from './support/mail';
 import { eventually } from './support/wait';
@@ -559,5 +559,17 @@ describe('GraphQL', () => {
     expect(kanban.body.data.appointmentKanban.columns[0]).toEqual({ status: 'booked', count: 1 });
     const refused = await stranger.api.graphql(`query($id: ID!) { appointment(id: $id) { id } }`, { id });
     expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it("links a patient's own booking to their patient profile, which the appointment resolves", async () => {
+    const me = await signUp(app.api, { registration_role: 'PATIENT', first_name: 'Kofi' });
+    const profile = await me.api.post('/api/patients', { ...SAMPLE_PATIENT, first_name: 'Kofi', email: undefined });
+    expect(profile.status).toBe(201);
+    const date = freshDay();
+    const booked = await book(date, '09:00', '09:30', {}, me.api);
+    expect(booked).toMatchObject({ patient_id: profile.body.data.id, patient_user_id: me.user.id });
+    const res = await me.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { id firstName } doctor { id } } }`, { id: booked.id });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.appointment).toEqual({ patient: { id: profile.body.data.id, firstName: 'Kofi' }, doctor: { id: c.doctorProfileId } });
   });
 });

@@ -1,7 +1,7 @@
 import { LockMode, raw, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
-import { requirePatientOf } from '../../../shared/refs';
+import { ownPatientId, requirePatientOf } from '../../../shared/refs';
 import { TOPICS } from '../../../shared/events';
 import { byIds, isUuid, paginate, type PageResult } from '../../../shared/model';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
@@ -54,8 +54,9 @@ function changeAppointment(ctx: SubgraphContext, id: string, change: (tx: Subgra
 
 export class AppointmentService {
   /**
-   * Public booking. Staff of the resource's organization (`appointments:write`) may name a clinical patient; any
-   * other signed-in person books for themselves and sees the appointment as its patient.
+   * Public booking. Staff of the resource's organization (`appointments:write`) may name a patient of it; any other
+   * signed-in person books for themselves, sees the appointment as its patient, and their own patient profile (if
+   * any) becomes its `patient`.
    */
   async book(ctx: SubgraphContext, input: BookAppointmentInput): Promise<Appointment> {
     checkTimes(input.startTime, input.endTime);
@@ -65,6 +66,8 @@ export class AppointmentService {
     const staff = can(viewer, 'appointments:write', resource.organizationId);
     const person = !!viewer && !viewer.apiKey && !viewer.system;
     if (staff && input.patientId) await requirePatientOf(ctx, input.patientId, resource.organizationId);
+    // Someone booking for themselves is the appointment's patient, linked to their own patient profile when they have one.
+    const patientId = staff ? (input.patientId ?? null) : person ? await ownPatientId(ctx) : null;
     return ctx.em.transactional(async (em) => {
       const appointment = await bookWithin(em, {
         resourceId: resource.id,
@@ -74,7 +77,7 @@ export class AppointmentService {
         patientEmail: input.patientEmail,
         patientPhone: input.patientPhone,
         reason: input.reason,
-        patientId: staff ? (input.patientId ?? null) : null,
+        patientId,
         patientUserId: person && !staff ? viewer.userId : null,
         bookedBy: viewer?.userId ?? null,
       });
