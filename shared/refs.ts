@@ -36,8 +36,16 @@ export async function ownPatientId(ctx: SubgraphContext): Promise<string | null>
   return (result.data?.myPatientProfile as { id: string } | null | undefined)?.id ?? null;
 }
 
-const PATIENT_ORGANIZATION =
-  'query PatientReference($representations: [_Any!]!) { _entities(representations: $representations) { ... on Patient { id organization { id } } } }';
+/**
+ * An entity of another subgraph as its owner shows it to the caller (`_entities` with `selection`), or null when
+ * it does not exist or the caller may not see it.
+ */
+async function peerEntity<T>(ctx: SubgraphContext, subgraph: string, typename: string, id: string, selection: string): Promise<T | null> {
+  const document = `query ${typename}Reference($representations: [_Any!]!) { _entities(representations: $representations) { ... on ${typename} ${selection} } }`;
+  const result = await ctx.peers.query(subgraph, document, { representations: [{ __typename: typename, id }] }, callerOf(ctx));
+  if (result.errors?.length) throw new Error(`${typename} lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
+  return ((result.data?._entities ?? []) as (T | null)[])[0] ?? null;
+}
 
 /**
  * Checks a patient named in input by asking the clinical subgraph as the caller: a patient the caller may not see
@@ -46,14 +54,14 @@ const PATIENT_ORGANIZATION =
  */
 export async function requirePatientOf(ctx: SubgraphContext, patientId: string, organizationId: string, field = 'patientId'): Promise<void> {
   if (!isUuid(patientId)) throw errors.invalidField(field, 'must be a patient id');
-  const result = await ctx.peers.query(
-    'clinical',
-    PATIENT_ORGANIZATION,
-    { representations: [{ __typename: 'Patient', id: patientId }] },
-    callerOf(ctx),
-  );
-  if (result.errors?.length) throw new Error(`patient lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
-  const [patient] = (result.data?._entities ?? []) as ({ id: string; organization: { id: string } | null } | null)[];
+  const patient = await peerEntity<{ organization: { id: string } | null }>(ctx, 'clinical', 'Patient', patientId, '{ id organization { id } }');
   if (!patient) throw errors.notFound('Patient');
   if (patient.organization?.id !== organizationId) throw errors.invalidField(field, 'must be a patient of this organization');
+}
+
+/** Checks an organization named in input (a pharmacy) with the org subgraph: it must exist and be active (400 naming `field`). */
+export async function requireActiveOrganization(ctx: SubgraphContext, organizationId: string, field: string): Promise<void> {
+  if (!isUuid(organizationId)) throw errors.invalidField(field, 'must be an organization id');
+  const org = await peerEntity<{ status: string }>(ctx, 'org', 'Organization', organizationId, '{ id status }');
+  if (org?.status !== 'active') throw errors.invalidField(field, 'must be an active organization');
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TOPICS } from '../shared/events';
 import { OutboxEvent } from '../shared/outbox';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
@@ -194,6 +195,10 @@ describe('e-prescriptions', () => {
     const early = await c.nurse.api.post('/api/eprescriptions', { prescription_id: id, pharmacy_id: pharmacyId });
     expect(early.status).toBe(409);
     await c.doctor.api.post(`/api/prescriptions/${id}/sign`);
+    // The pharmacy is an active organization of the directory (asked of the org subgraph).
+    const nowhere = await c.nurse.api.post('/api/eprescriptions', { prescription_id: id, pharmacy_id: randomUUID() });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.error.details).toEqual([{ field: 'pharmacy_id', message: 'must be an active organization' }]);
     const res = await c.nurse.api.post('/api/eprescriptions', { prescription_id: id, pharmacy_id: pharmacyId });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({

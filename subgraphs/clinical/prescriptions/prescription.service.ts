@@ -4,6 +4,7 @@ import { errors, type FieldIssue } from '../../../shared/errors';
 import { TOPICS } from '../../../shared/events';
 import { byIds, changedKeys, isUuid, type PageResult, paginate, patchFrom } from '../../../shared/model';
 import { recordEvent } from '../../../shared/outbox';
+import { requireActiveOrganization } from '../../../shared/refs';
 import { can, canSeeOrganization, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { isPlatformAdmin, type Viewer } from '../../../shared/viewer';
@@ -181,6 +182,7 @@ export class EPrescriptionService {
     if (issues.length) throw errors.validation(issues);
     const found = await this.prescriptions.readable(ctx, input.prescriptionId);
     await writablePatient(ctx, found.patientId).catch(refused());
+    await requireActiveOrganization(ctx, input.pharmacyId, 'pharmacyId');
     const createdBy = ctx.viewer!.userId;
     return ctx.em.transactional(async (em) => {
       const prescription = await em.findOneOrFail(Prescription, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

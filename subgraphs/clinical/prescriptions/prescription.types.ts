@@ -88,7 +88,7 @@ export class CreateEPrescriptionInput {
   @Field(() => ID, { description: 'A signed prescription' })
   prescriptionId!: string;
 
-  @Field(() => ID, { description: 'The pharmacy (an organization) that will dispense it' })
+  @Field(() => ID, { description: 'The pharmacy (an active organization) that will dispense it' })
   pharmacyId!: string;
 }
 
