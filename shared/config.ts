@@ -86,6 +86,11 @@ const schema = z.object({
   EVENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   /** First retry delay; each next one doubles. */
   EVENT_BACKOFF_MS: z.coerce.number().int().min(1).default(1000),
+  /**
+   * How often failed jobs are checked for a dead letter that could not be written when they failed (PostgreSQL
+   * down, or the process stopped first); each such job is recorded then.
+   */
+  DLQ_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Dead letter queue depth at which `GET /admin/dlq/depth` reports `alert: true`. */
   DLQ_ALERT_THRESHOLD: z.coerce.number().int().min(1).default(10),
   /** Bearer token a metrics scraper may present at /metrics instead of an administrator's token. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { PrimaryKey, Property, type EntityClass, type FilterQuery, type Opt, type QueryOrderMap } from '@mikro-orm/core';
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, Int, ObjectType, type ClassType } from 'type-graphql';
@@ -111,6 +111,15 @@ export function byIds<T extends { id: string }>(em: EntityManager, entity: Entit
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID derived from `name` (RFC 9562 version 8 over SHA-256): the same name always gives the same id. */
+export function uuidFrom(name: string): string {
+  const h = createHash('sha256').update(name).digest().subarray(0, 16);
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
 
 /** Ids come from URLs and clients; anything that is not a UUID cannot name a record. */
 export function isUuid(value: unknown): value is string {

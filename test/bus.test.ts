@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Queue } from 'bullmq';
+import { UnrecoverableError, Worker, type Queue } from 'bullmq';
 import { TOPICS } from '../shared/events';
 import { ProcessedEvent } from '../shared/outbox';
-import { consumerQueue, EVENTS_QUEUE, openQueue, retryOptions } from '../shared/queues';
+import { bullPrefix, consumerQueue, EVENTS_QUEUE, openQueue, retryOptions } from '../shared/queues';
 import { DeadLetter } from '../subgraphs/org/bus/bus.entities';
 import { DoctorOrganization, DoctorProfile } from '../subgraphs/org/doctors/doctor.entity';
 import { newReferralCode } from '../subgraphs/org/users/auth.service';
@@ -107,6 +107,9 @@ describe('dead letter queue', () => {
     expect(entry).toMatchObject({ topic: 'svc.test.broken', queue: 'events', attempts: 1 });
     expect(JSON.parse(entry.originalPayload)).toEqual({ this: 'is not an envelope' });
     expect(entry.error).toMatch(/not an event envelope/);
+    // A sweep finds the failure recorded and adds nothing.
+    await app.platform.workers!.bus.sweep([EVENTS_QUEUE]);
+    expect(await app.em('org').count(DeadLetter, { eventId: jobId })).toBe(1);
   });
 
   it('takes an event whose handler keeps failing after its retries; retry succeeds once the cause is fixed', async () => {
@@ -164,6 +167,36 @@ describe('dead letter queue', () => {
     expect(after.body.data.depth).toBeGreaterThanOrEqual(5);
     expect(after.body.data.alert).toBe(true);
     expect(Date.parse(after.body.data.oldest_event)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('records a failed job whose dead letter was never written (PostgreSQL down, process stopped) at the next sweep, once', async () => {
+    // A queue this platform does not work on: the job fails under a worker of this test, whose failure goes
+    // unrecorded, as when the platform could not write the dead letter at that moment.
+    const name = `consumer.sweep-test-${randomUUID().slice(0, 8)}`;
+    const event = envelope('svc.test.swept', { n: 1 });
+    const worker = new Worker(name, async () => { throw new UnrecoverableError('handler exploded'); }, { connection, prefix: bullPrefix() });
+    try {
+      await queue(name).add(event.topic, event, { jobId: event.id, ...retryOptions() });
+      await eventually(async () => (await queue(name).getFailedCount()) === 1 || null, 'failed job');
+    } finally {
+      await worker.close();
+    }
+    expect(await app.em('org').count(DeadLetter, { eventId: event.id })).toBe(0);
+    const bus = app.platform.workers!.bus;
+    // Two sweeps at once are one sweep; a later one finds nothing left to record.
+    const [first, same] = await Promise.all([bus.sweep([name]), bus.sweep([name])]);
+    expect([first, same]).toEqual([1, 1]);
+    expect(await bus.sweep([name])).toBe(0);
+    const entries = await app.em('org').find(DeadLetter, { eventId: event.id });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ topic: 'svc.test.swept', queue: name, error: 'handler exploded' });
+    expect(JSON.parse(entries[0].originalPayload)).toMatchObject({ id: event.id, payload: { n: 1 } });
+    const [job] = await queue(name).getFailed();
+    expect(job.progress).toEqual({ dead_letter_id: entries[0].id });
+    // Discarding the entry does not bring it back: the job remembers it was recorded.
+    await admin.delete(`/admin/dlq/${entries[0].id}`);
+    expect(await bus.sweep([name])).toBe(0);
+    await queue(name).obliterate({ force: true });
   });
 
   it('is for SUPER:ADMIN and APP:ADMIN only', async () => {

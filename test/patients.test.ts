@@ -29,7 +29,7 @@ describe('POST /api/patients', () => {
   });
 
   it('validates date, phone and email, naming each field, and stores nothing', async () => {
-    const before = await app.em('clinical').count(Patient, {});
+    const before = await app.em('clinical').count(Patient, { createdBy: doctor.user.id });
     const res = await doctor.api.post('/api/patients', {
       ...SAMPLE_PATIENT,
       date_of_birth: '15/06/1988',
@@ -39,7 +39,7 @@ describe('POST /api/patients', () => {
     expect(res.status).toBe(400);
     expect(fieldsOf(res)).toEqual(['date_of_birth', 'email', 'phone']);
     expect(res.body.error.message).toMatch(/date_of_birth must be a date in YYYY-MM-DD format/);
-    expect(await app.em('clinical').count(Patient, {})).toBe(before);
+    expect(await app.em('clinical').count(Patient, { createdBy: doctor.user.id })).toBe(before);
   });
 
   it.each([

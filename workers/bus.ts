@@ -1,7 +1,9 @@
 import { Queue, UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
+import { config } from '../shared/config';
 import type { MikroORM } from '../shared/db';
 import { parseEnvelope, PermanentEventError } from '../shared/events';
 import { logger } from '../shared/logger';
+import { uuidFrom } from '../shared/model';
 import type { EventEnvelope } from '../shared/outbox';
 import { bullPrefix, consumerQueue, EVENTS_QUEUE, openQueue, retryOptions } from '../shared/queues';
 import { createRedis, type Redis } from '../shared/redis';
@@ -9,18 +11,28 @@ import { recordDeadLetter } from '../subgraphs/org/bus/dead-letter.service';
 import { consumerRegistrations, type ConsumerRegistration } from './registry';
 
 const CONCURRENCY = 5;
+/** Failed jobs looked at per queue and sweep. */
+const SWEEP_BATCH = 500;
+
+/** Where a failed job's dead letter was recorded (kept in the job's progress field). */
+const deadLetterIdOf = (job: Job): string | null =>
+  typeof job.progress === 'object' && job.progress !== null ? ((job.progress as { dead_letter_id?: string }).dead_letter_id ?? null) : null;
 
 /**
  * The event bus: a dispatcher on the `events` queue fans each event out to the queue of every consumer of its
  * topic (job id = event id, so a repeat is one job); each consumer's worker applies the event in a transaction of
  * its subgraph's database together with a `processed_events` row, so an event redelivered is applied once.
  * A poison event (not an envelope, or a handler's PermanentEventError) goes to the dead letter table at once; one
- * that keeps failing goes there after its retries.
+ * that keeps failing goes there after its retries. A failed job whose dead letter could not be written then
+ * (PostgreSQL down, the process stopped) stays in its queue's failed set until a sweep records it.
  */
 export class EventBus {
   private readonly workers: Worker[] = [];
   private readonly connections: Redis[] = [];
   private readonly queues = new Map<string, Queue>();
+  private swept: string[] = [];
+  private sweeper?: NodeJS.Timeout;
+  private sweeping?: Promise<number>;
 
   constructor(private readonly orms: Map<string, MikroORM>) {}
 
@@ -37,10 +49,36 @@ export class EventBus {
       }
     });
     for (const r of registrations) this.work(consumerQueue(r.consumer.name), (job) => this.apply(r, job));
+    this.swept = [EVENTS_QUEUE, ...registrations.map((r) => consumerQueue(r.consumer.name))];
+    const sweep = () => void this.sweep().catch((err) => logger.warn({ err: (err as Error).message }, 'dead letter sweep failed; next time'));
+    this.sweeper = setInterval(sweep, config().DLQ_SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+    sweep();
     logger.info({ consumers: registrations.map((r) => r.consumer.name) }, 'event bus started');
   }
 
+  /**
+   * Records the dead letter of every failed job that has none yet (`queues`: the bus's own by default); returns how
+   * many it recorded. One sweep runs at a time.
+   */
+  sweep(queues: string[] = this.swept): Promise<number> {
+    this.sweeping ??= (async () => {
+      let recorded = 0;
+      for (const name of queues) {
+        for (const job of await this.queue(name).getFailed(0, SWEEP_BATCH - 1)) {
+          if (deadLetterIdOf(job)) continue;
+          await this.deadLetter(name, job, new Error(job.failedReason || 'failed'));
+          recorded++;
+        }
+      }
+      if (recorded) logger.warn({ recorded }, 'recorded dead letters that were missing for failed jobs');
+      return recorded;
+    })().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
   async stop(): Promise<void> {
+    clearInterval(this.sweeper);
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -89,14 +127,19 @@ export class EventBus {
         return;
       }
       this.deadLetter(name, job, err).catch((e) =>
-        logger.error({ err: e, queue: name, jobId: job.id }, 'could not record a dead letter; the failed job stays on its queue'),
+        logger.error({ err: e, queue: name, jobId: job.id }, 'could not record a dead letter; the next sweep will'),
       );
     });
     worker.on('error', (err) => logger.warn({ queue: name, err: err.message }, 'worker connection error'));
     this.workers.push(worker);
   }
 
+  /**
+   * Records a failed job's dead letter once: its id is derived from the queue, the job and when it failed, so the
+   * failure handler and a sweep recording the same failure keep one entry; the job then carries the entry's id.
+   */
   private async deadLetter(queue: string, job: Job, err: Error): Promise<void> {
+    const id = uuidFrom(`${queue}\n${job.id}\n${job.finishedOn ?? job.timestamp}`);
     let envelope: EventEnvelope | null = null;
     try {
       envelope = parseEnvelope(job.data);
@@ -105,6 +148,7 @@ export class EventBus {
     }
     const raw = envelope?.payload.raw_body;
     await recordDeadLetter(this.orms.get('org')!.em.fork(), {
+      id,
       eventId: envelope?.id ?? String(job.id),
       topic: envelope?.topic ?? job.name,
       queue,
@@ -114,6 +158,8 @@ export class EventBus {
       error: err.message,
       attempts: job.attemptsMade,
     });
+    // Gone already (a retry from the dead letter queue removed it): nothing to mark.
+    await job.updateProgress({ dead_letter_id: id }).catch(() => undefined);
   }
 
   private queue(name: string): Queue {

@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { config } from '../../../shared/config';
 import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
@@ -12,6 +12,8 @@ import { DeadLetter } from './bus.entities';
 import type { DeadLetterAction, DeadLetterDepth, DeadLetterListArgs } from './bus.types';
 
 export interface DeadLetterInput {
+  /** Given when the same failure may be recorded twice (the bus derives it from the failed job): once is kept. */
+  id?: string;
   eventId: string;
   topic: string;
   queue: string;
@@ -36,8 +38,19 @@ async function withQueue<T>(name: string, work: (q: ReturnType<typeof openQueue>
  * dead-letters queue. The mirror is best effort: with Redis down the entry is still kept.
  */
 export async function recordDeadLetter(em: EntityManager, input: DeadLetterInput): Promise<DeadLetter> {
+  if (input.id) {
+    const recorded = await em.findOne(DeadLetter, { id: input.id });
+    if (recorded) return recorded;
+  }
   const entry = em.create(DeadLetter, { ...input, envelope: input.envelope ?? null, error: input.error.slice(0, 4000) });
-  await em.flush();
+  try {
+    await em.flush();
+  } catch (err) {
+    // The same failure recorded at this moment by the bus's handler and its sweep: the first one stands.
+    if (!(input.id && err instanceof UniqueConstraintViolationException)) throw err;
+    em.clear();
+    return em.findOneOrFail(DeadLetter, { id: input.id });
+  }
   await withQueue(DEAD_LETTER_QUEUE, (q) =>
     q.add(entry.topic, { dead_letter_id: entry.id, event_id: entry.eventId, queue: entry.queue, error: entry.error }, { jobId: entry.id }),
   ).catch((err) => logger.warn({ err: (err as Error).message, deadLetterId: entry.id }, 'could not mirror a dead letter to the dashboard'));
