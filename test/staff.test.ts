@@ -326,3 +326,22 @@ describe('leave requests', () => {
     expect(listed.body.data.organizationLeaveRequests.total).toBe(1);
   });
 });
+
+describe('when a membership ends', () => {
+  it("cancels the member's pending leave there and clocks out their open attendance; approved leave stays", async () => {
+    const { owner, org, nurse } = await team();
+    const approved = (await nurse.api.post('/api/leave-requests', { type: 'annual', start_date: '2031-09-01', end_date: '2031-09-02' })).body.data;
+    await owner.api.post(`/api/organizations/${org.id}/leave-requests/${approved.id}/approve`);
+    const pending = (await nurse.api.post('/api/leave-requests', { type: 'annual', start_date: '2031-10-01', end_date: '2031-10-02' })).body.data;
+    expect((await nurse.api.post('/api/attendance/clock-in')).status).toBe(201);
+    await later(30, owner, nurse);
+    expect((await owner.api.delete(`/api/organizations/${org.id}/members/${nurse.user.id}`)).status).toBe(200);
+    const decisions = await owner.api.get(`/api/organizations/${org.id}/leave-requests?status=cancelled`);
+    expect(decisions.body.data.map((l: { id: string; cancelled_at: string }) => [l.id, !!l.cancelled_at])).toEqual([[pending.id, true]]);
+    expect((await owner.api.get(`/api/organizations/${org.id}/leave-requests?status=approved`)).body.data.map((l: { id: string }) => l.id)).toEqual([approved.id]);
+    const day = await owner.api.get(`/api/attendance/today?organization_id=${org.id}&user_id=${nurse.user.id}`);
+    expect(day.status).toBe(200);
+    expect(JSON.stringify(day.body.data)).toContain('Membership ended');
+    expect(JSON.stringify(day.body.data)).toContain('"duration_minutes":30');
+  });
+});

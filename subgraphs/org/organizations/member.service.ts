@@ -7,6 +7,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { membershipRole } from '../../../shared/viewer';
 import { DoctorOrganization, DoctorProfile } from '../doctors/doctor.entity';
 import { recordSecurityEvent } from '../security/security-log';
+import { endMembershipWork } from '../staff/membership';
 import { forgetUser } from '../users/identity';
 import { User } from '../users/user.entity';
 import type { MemberListArgs, MemberRoleArgs } from './member.types';
@@ -94,7 +95,7 @@ export class MemberService {
 
   /**
    * `members:manage`, or a member leaving. Removing the last ORG:ADMIN is a 409. The user's doctor profile stops
-   * being linked to the organization.
+   * being linked to the organization; their pending leave there is cancelled and open attendance closed.
    */
   async remove(ctx: SubgraphContext, organizationId: string, userId: string): Promise<OrganizationMember> {
     const viewer = requireUser(ctx.viewer);
@@ -109,6 +110,7 @@ export class MemberService {
       em.remove(found);
       const link = await doctorLink(em, organizationId, userId);
       if (link) await em.nativeDelete(DoctorOrganization, link);
+      await endMembershipWork(em, organizationId, userId);
       recordSecurityEvent(
         { ...ctx, em },
         { type: 'member_removed', userId, organizationId, details: { role: found.role, left: leaving } },

@@ -7,6 +7,7 @@ import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { recordEvent } from '../../../shared/outbox';
 import { can, requireOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { lockOrganization } from '../organizations/member.service';
 import { OrganizationMember } from '../organizations/organization.entity';
 import { HOLDING_DAYS, LEAVE_REQUEST, LeaveRequest } from './leave.entity';
 import type { CreateLeaveRequestInput, LeaveDecisionArgs, LeaveListArgs, OrganizationLeaveListArgs, RejectLeaveArgs } from './leave.types';
@@ -25,7 +26,9 @@ export class LeaveService {
     const organizationId = memberOrganization(viewer, input.organizationId);
     if (input.endDate < input.startDate) throw errors.invalidField('endDate', 'must be on or after the start date');
     return ctx.em.transactional(async (em) => {
-      // The membership row is locked: two requests of one member at once are checked one after the other.
+      // The membership row is locked (after the organization's, as every membership lock): two requests of one
+      // member at once are checked one after the other, and a removal of the member waits or goes first.
+      await lockOrganization(em, organizationId, 'share');
       const member = await em.findOne(
         OrganizationMember,
         { organization: organizationId, user: viewer.userId },

@@ -1,6 +1,10 @@
+import { clock } from '../../../shared/clock';
+import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid } from '../../../shared/model';
 import { membershipRole, type Viewer } from '../../../shared/viewer';
+import { AttendanceEntry } from './attendance.entity';
+import { LeaveRequest, LeaveStatus } from './leave.entity';
 
 /**
  * The organization a member acts in: the one named, which they must belong to (404 otherwise, whoever asks), or,
@@ -16,4 +20,18 @@ export function memberOrganization(viewer: Viewer, organizationId: string | null
     'organizationId',
     viewer.memberships.length ? 'is required: you belong to several organizations' : 'is required: you belong to no organization',
   );
+}
+
+/**
+ * When a membership ends (in the transaction that ends it): the member's pending leave requests there are
+ * cancelled, and an open attendance entry is clocked out with a note saying why.
+ */
+export async function endMembershipWork(em: EntityManager, organizationId: string, userId: string): Promise<void> {
+  const now = clock.now();
+  await em.nativeUpdate(LeaveRequest, { organizationId, userId, status: LeaveStatus.pending }, { status: LeaveStatus.cancelled, cancelledAt: now });
+  for (const entry of await em.find(AttendanceEntry, { organizationId, userId, clockOutAt: null })) {
+    entry.clockOutAt = now;
+    entry.durationMinutes = Math.floor((now.getTime() - entry.clockInAt.getTime()) / 60_000);
+    entry.clockOutNote = 'Membership ended';
+  }
 }
