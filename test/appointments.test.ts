@@ -421,6 +421,7 @@ describe('appointment requests', () => {
       resource_id: doctorResource,
       doctor_id: c.doctorProfileId,
       requested_by: patient.user.id,
+      patient_id: null,
       patient_name: 'Akosua Boateng',
       patient_email: patient.user.email,
       preferred_start: at(date, '09:00'),
@@ -571,5 +572,10 @@ describe('GraphQL', () => {
     const res = await me.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { id firstName } doctor { id } } }`, { id: booked.id });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.appointment).toEqual({ patient: { id: profile.body.data.id, firstName: 'Kofi' }, doctor: { id: c.doctorProfileId } });
+    // A request carries the profile too, and its approval books with it.
+    const request = await me.api.post('/api/appointment-requests', { resource_id: doctorResource, start_time: at(date, '10:00'), end_time: at(date, '10:30') });
+    expect(request.body.data).toMatchObject({ patient_id: profile.body.data.id, requested_by: me.user.id });
+    const approved = await c.receptionist.api.post(`/api/appointment-requests/${request.body.data.id}/approve`, {});
+    expect(approved.body.data.appointment).toMatchObject({ patient_id: profile.body.data.id, patient_user_id: me.user.id });
   });
 });

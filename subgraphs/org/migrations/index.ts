@@ -1,5 +1,6 @@
 import type { Constructor } from '@mikro-orm/core';
 import type { Migration } from '@mikro-orm/migrations';
+import { Migration20261122053155 } from './Migration20261122053155';
 import { Migration20261122035627 } from './Migration20261122035627';
 import { Migration20261122033124 } from './Migration20261122033124';
 import { Migration20261122030757 } from './Migration20261122030757';
@@ -21,4 +22,5 @@ export const migrations: Constructor<Migration>[] = [
   Migration20261122032245,
   Migration20261122033124,
   Migration20261122035627,
+  Migration20261122053155,
 ];

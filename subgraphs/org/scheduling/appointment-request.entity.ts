@@ -38,6 +38,10 @@ export class AppointmentRequest extends BaseRecord {
   @Property({ type: 'uuid' })
   requestedBy!: string;
 
+  @Field(() => ID, { nullable: true, description: "The requester's own patient profile (clinical), when they have one" })
+  @Property({ type: 'uuid', nullable: true })
+  patientId?: string | null;
+
   @Field()
   @Property({ type: 'text' })
   patientName!: string;

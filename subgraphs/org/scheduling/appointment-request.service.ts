@@ -5,6 +5,7 @@ import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { can, organizationsWith, requireOrgPermission, requireUser, requireViewer, type Permission } from '../../../shared/permissions';
+import { ownPatientId } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { DoctorOrganization, DoctorProfile } from '../doctors/doctor.entity';
 import { OrganizationStatus } from '../organizations/organization.entity';
@@ -50,11 +51,13 @@ export class AppointmentRequestService {
       throw errors.invalidField('resourceId', 'or doctor_id is required');
     }
     const user = await ctx.em.findOneOrFail(User, { id: viewer.userId });
+    const patientId = await ownPatientId(ctx);
     const request = ctx.em.create(AppointmentRequest, {
       organizationId,
       resourceId,
       doctorId,
       requestedBy: viewer.userId,
+      patientId,
       patientName: input.patientName?.trim() || `${user.firstName} ${user.lastName}`.trim(),
       patientEmail: (input.patientEmail ?? user.email).trim().toLowerCase(),
       patientPhone: input.patientPhone ?? null,
@@ -112,6 +115,7 @@ export class AppointmentRequestService {
         patientPhone: request.patientPhone,
         reason: request.reason,
         patientUserId: request.requestedBy,
+        patientId: request.patientId ?? null,
         bookedBy: viewer.userId,
       });
       auditChange(ctx, appointmentAudit('create', appointment, { appointment_request_id: request.id }), em);

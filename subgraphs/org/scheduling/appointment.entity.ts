@@ -68,7 +68,7 @@ export class Appointment extends BaseRecord {
   @Property({ type: 'uuid', nullable: true })
   doctorUserId?: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'The clinical patient, when staff named one' })
+  @Field(() => ID, { nullable: true, description: "The clinical patient: the one staff named, or the booker's own patient profile" })
   @Index()
   @Property({ type: 'uuid', nullable: true })
   patientId?: string | null;
