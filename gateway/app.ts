@@ -8,6 +8,7 @@ import { ERROR_STATUS, type AppError } from '../shared/errors';
 import { logger } from '../shared/logger';
 import { applyRateLimitHeaders, sendData, sendError, sendGraphQLError } from '../rest-adapter/envelope';
 import { TEXT_TYPES } from '../rest-adapter/route';
+import { idempotency } from '../rest-adapter/idempotency';
 import { allowedMethods, contextOf, restRouter, type CompiledRoute } from '../rest-adapter/router';
 import { authenticate, type Authenticator } from './authenticate';
 import type { Gateway } from './server';
@@ -153,6 +154,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   );
 
   app.use(authenticate(parts.identity, rejectRest));
+  app.use(idempotency());
   app.use(restRouter(parts.routes, parts.gateway));
 
   app.use((req: Request, res: Response) => {

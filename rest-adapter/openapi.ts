@@ -109,6 +109,7 @@ export function buildOpenApi(
         parameters.push({ name: v.wire, in: 'query', required: isNonNullType(v.type), schema });
       }
     }
+    if (route.method !== 'GET') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     if (Object.keys(bodyFields).length) {
       const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
       body = body ? { allOf: [body, fields] } : fields;
@@ -197,6 +198,19 @@ export function buildOpenApi(
     info,
     paths,
     components: {
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Any unique string (1-255 visible ASCII characters, a UUID is best). A retry with the same key answers the ' +
+            'first answer again (header Idempotent-Replayed: true) instead of acting twice, for IDEMPOTENCY_TTL_SECONDS ' +
+            '(24 h). The same key with another method, path or body, or while the first request still runs: 409. ' +
+            'Answers of 500 and above are not kept.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'PASETO v4.public' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Developer API key, scoped' },

@@ -78,6 +78,8 @@ const schema = z.object({
     }),
   /** Requests per caller (user, API key or address) per window, at the edge. */
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(1200),
+  /** How long the answer to a REST write sent with an `Idempotency-Key` is kept for retries. */
+  IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().min(1).default(86_400),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Attempts per client address per window on login, register, refresh, forgot-password and MFA challenge. */
   RATE_LIMIT_AUTH_POINTS: z.coerce.number().int().min(1).default(10),

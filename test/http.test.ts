@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import { createHttpApp } from '../gateway/app';
 import type { Gateway } from '../gateway/server';
 import { config } from '../shared/config';
-import { Api, startApp, type TestApp } from './support/app';
+import { Api, SAMPLE_PATIENT, signUp, startApp, type TestApp } from './support/app';
 
 let app: TestApp;
 
@@ -115,6 +116,71 @@ describe('the REST envelope on every failure', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
     const generated = await app.api.get('/health');
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('Idempotency-Key on REST writes', () => {
+  async function clinicDoctor() {
+    const doctor = await signUp(app.api, { registration_role: 'DOCTOR' });
+    const org = (await doctor.api.post('/api/organizations', { name: `Idempotent ${randomUUID().slice(0, 8)}` })).body.data.id;
+    const patients = async () => (await doctor.api.get(`/api/organizations/${org}/patients?limit=100`)).body.data as { id: string; mrn: string }[];
+    return { doctor, org, patients, path: `/api/organizations/${org}/patients` };
+  }
+
+  it('answers a retry with the first answer, once, and marks it replayed', async () => {
+    const { doctor, path, patients } = await clinicDoctor();
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await doctor.api.post(path, SAMPLE_PATIENT, { headers });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const retry = await doctor.api.post(path, SAMPLE_PATIENT, { headers });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await patients()).map((p) => p.id)).toEqual([first.body.data.id]);
+    // Without a key, a second POST is a second patient.
+    expect((await doctor.api.post(path, SAMPLE_PATIENT)).body.data.mrn).toBe('MRN-000002');
+  });
+
+  it('runs retries sent at the same moment once', async () => {
+    const { doctor, path, patients } = await clinicDoctor();
+    const headers = { 'idempotency-key': randomUUID() };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => doctor.api.post(path, SAMPLE_PATIENT, { headers })));
+    const created = answers.filter((a) => a.status === 201);
+    // Each answer is the first one (replayed) or a 409 asking to retry while it still runs.
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
+    expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+    expect(await patients()).toHaveLength(1);
+  });
+
+  it('refuses the key with another body (409) and a malformed key (400); keys are per caller', async () => {
+    const { doctor, path, patients } = await clinicDoctor();
+    const headers = { 'idempotency-key': `order-${randomUUID()}` };
+    await doctor.api.post(path, SAMPLE_PATIENT, { headers });
+    const other = await doctor.api.post(path, { ...SAMPLE_PATIENT, first_name: 'Zawadi' }, { headers });
+    expect(other.status).toBe(409);
+    expect(other.body.error).toEqual({ code: 'CONFLICT', message: 'This Idempotency-Key was already used for a different request' });
+    const bad = await doctor.api.post(path, SAMPLE_PATIENT, { headers: { 'idempotency-key': 'x'.repeat(256) } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+    expect(await patients()).toHaveLength(1);
+    // Someone else's request with the same key is their own.
+    const second = await clinicDoctor();
+    const theirs = await second.doctor.api.post(second.path, SAMPLE_PATIENT, { headers });
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps refusals too: a 4xx is answered again, not retried', async () => {
+    const { doctor, path } = await clinicDoctor();
+    const headers = { 'idempotency-key': randomUUID() };
+    const invalid = { ...SAMPLE_PATIENT, date_of_birth: 'yesterday' };
+    const first = await doctor.api.post(path, invalid, { headers });
+    expect(first.status).toBe(400);
+    const again = await doctor.api.post(path, invalid, { headers });
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 });
 
