@@ -59,9 +59,14 @@ export async function requirePatientOf(ctx: SubgraphContext, patientId: string, 
   if (patient.organization?.id !== organizationId) throw errors.invalidField(field, 'must be a patient of this organization');
 }
 
+/** An organization's status as the org subgraph has it, or null when there is no such organization. */
+export async function organizationStatus(ctx: SubgraphContext, organizationId: string): Promise<string | null> {
+  if (!isUuid(organizationId)) return null;
+  return (await peerEntity<{ status: string }>(ctx, 'org', 'Organization', organizationId, '{ id status }'))?.status ?? null;
+}
+
 /** Checks an organization named in input (a pharmacy) with the org subgraph: it must exist and be active (400 naming `field`). */
 export async function requireActiveOrganization(ctx: SubgraphContext, organizationId: string, field: string): Promise<void> {
   if (!isUuid(organizationId)) throw errors.invalidField(field, 'must be an organization id');
-  const org = await peerEntity<{ status: string }>(ctx, 'org', 'Organization', organizationId, '{ id status }');
-  if (org?.status !== 'active') throw errors.invalidField(field, 'must be an active organization');
+  if ((await organizationStatus(ctx, organizationId)) !== 'active') throw errors.invalidField(field, 'must be an active organization');
 }

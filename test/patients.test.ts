@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Patient } from '../subgraphs/clinical/patients/patient.entity';
 import { SAMPLE_PATIENT, signInAdmin, signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
 import { addMember, createOrganization } from './support/org';
@@ -99,6 +100,16 @@ describe('GET/PATCH /api/patients/:id and /api/patients/me', () => {
     const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
     const admin = await signInAdmin(app.api);
     expect((await admin.get(`/api/patients/${created.body.data.id}`)).status).toBe(200);
+  });
+
+  it('lets a platform administrator register a patient only into an organization that exists', async () => {
+    const admin = await signInAdmin(app.api);
+    const mistyped = await admin.post('/api/patients', { ...SAMPLE_PATIENT, organization_id: randomUUID() });
+    expect(mistyped.status).toBe(404);
+    expect(mistyped.body.error.message).toBe('Organization not found');
+    const real = await admin.post(`/api/organizations/${orgId}/patients`, SAMPLE_PATIENT);
+    expect(real.status).toBe(201);
+    expect(real.body.data.organization_id).toBe(orgId);
   });
 
   it('validates updates and refuses to clear required fields', async () => {

@@ -4,9 +4,10 @@ import { errors } from '../../../shared/errors';
 import { TOPICS } from '../../../shared/events';
 import { paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
 import { recordEvent } from '../../../shared/outbox';
+import { organizationStatus } from '../../../shared/refs';
 import { requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import type { Viewer } from '../../../shared/viewer';
+import { membershipRole, type Viewer } from '../../../shared/viewer';
 import { accessBasis, loadPatient, readablePatient, writablePatient } from '../access/patient-access';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
 import { Patient } from './patient.entity';
@@ -36,6 +37,10 @@ export class PatientService {
   /** Registers a patient with an organization and gives them the organization's next medical record number. */
   async register(ctx: SubgraphContext, organizationId: string, input: PatientInput): Promise<Patient> {
     const viewer = requireOrgPermission(ctx.viewer, organizationId, 'patients:write');
+    // A membership (or an API key) proves the organization exists; a platform administrator's id is asked of org.
+    if (!viewer.apiKey && !membershipRole(viewer, organizationId) && !(await organizationStatus(ctx, organizationId))) {
+      throw errors.notFound('Organization');
+    }
     return ctx.em.transactional(async (em) => {
       const mrn = input.mrn?.trim() || formatNumber('MRN', await nextCounterValue(em, 'mrn', organizationId));
       if (await em.count(Patient, { organizationId, mrn })) {
