@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { clock } from '../shared/clock';
 import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
@@ -78,6 +79,9 @@ describe('consent', () => {
     expect(bad.body.error.details[0].field).toBe('grantee_user_id');
     const past = await patientUser.api.post('/api/consent/grant', { grantee_user_id: c.doctor.user.id, expires_at: '2001-01-01T00:00:00Z' });
     expect(past.status).toBe(400);
+    const nowhere = await patientUser.api.post('/api/consent/grant', { grantee_organization_id: randomUUID() });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.error.details).toEqual([{ field: 'grantee_organization_id', message: 'must be an existing organization' }]);
     const grant = await patientUser.api.post('/api/consent/grant', { grantee_user_id: c.doctor.user.id });
     const stranger = await signUp(app.api);
     expect((await stranger.api.get(`/api/consent/${grant.body.data.id}`)).status).toBe(404);

@@ -3,6 +3,7 @@ import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { can, requireUser } from '../../../shared/permissions';
+import { organizationStatus } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { isPlatformAdmin, membershipRole, type Viewer } from '../../../shared/viewer';
 import { loadPatient } from '../access/patient-access';
@@ -32,6 +33,9 @@ export class ConsentService {
     }
     for (const [field, value] of [['granteeUserId', input.granteeUserId], ['granteeOrganizationId', input.granteeOrganizationId]] as const) {
       if (value !== undefined && !isUuid(value)) throw errors.invalidField(field, 'must be an id');
+    }
+    if (input.granteeOrganizationId && !(await organizationStatus(ctx, input.granteeOrganizationId))) {
+      throw errors.invalidField('granteeOrganizationId', 'must be an existing organization');
     }
     this.checkExpiry(input.expiresAt);
     const consent = ctx.em.create(Consent, {
