@@ -1,5 +1,6 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { errors } from './errors';
+import { logger } from './logger';
 import { isUuid } from './model';
 import type { SubgraphContext } from './subgraph';
 
@@ -27,13 +28,21 @@ const OWN_PATIENT = 'query OwnPatientProfile { myPatientProfile { id } }';
 
 const callerOf = (ctx: SubgraphContext) => ({ viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent });
 
-/** The id of the signed-in person's own patient profile in the clinical subgraph, or null when they have none. */
+/**
+ * The id of the signed-in person's own patient profile in the clinical subgraph, or null when they have none. Only
+ * a link: when the clinical subgraph cannot answer, the caller goes on without it (logged).
+ */
 export async function ownPatientId(ctx: SubgraphContext): Promise<string | null> {
   if (!ctx.viewer || ctx.viewer.apiKey || ctx.viewer.system) return null;
-  const result = await ctx.peers.query('clinical', OWN_PATIENT, {}, callerOf(ctx));
-  const error = result.errors?.[0];
-  if (error && error.extensions?.code !== 'NOT_FOUND') throw new Error(`patient profile lookup failed: ${error.message}`);
-  return (result.data?.myPatientProfile as { id: string } | null | undefined)?.id ?? null;
+  try {
+    const result = await ctx.peers.query('clinical', OWN_PATIENT, {}, callerOf(ctx));
+    const error = result.errors?.[0];
+    if (error && error.extensions?.code !== 'NOT_FOUND') throw new Error(error.message);
+    return (result.data?.myPatientProfile as { id: string } | null | undefined)?.id ?? null;
+  } catch (err) {
+    logger.warn({ err: (err as Error).message, reqId: ctx.requestId }, 'own patient profile lookup failed; going on without the link');
+    return null;
+  }
 }
 
 /**
