@@ -123,7 +123,7 @@ describe('dead letter queue', () => {
     expect(entry).toMatchObject({ topic: TOPICS.memberAdded, queue: 'consumer.doctor-organizations', attempts: 3 });
     expect(entry.error).toMatch(/does not exist yet/);
 
-    const listed = await admin.get('/admin/dlq?limit=100');
+    const listed = await admin.get(`/admin/dlq?limit=100&topic=${TOPICS.memberAdded}`);
     expect(listed.status).toBe(200);
     const wire = listed.body.data.find((d: { id: string }) => d.id === entry.id);
     expect(wire).toMatchObject({ id: entry.id, event_id: event.id, topic: TOPICS.memberAdded, error: entry.error });

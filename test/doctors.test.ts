@@ -330,6 +330,31 @@ describe('GET /api/doctors/search', () => {
     expect(fields(bad)).toEqual(['organization_id']);
   });
 
+  it('filters by organization (id or part of its name) and by location (city, country, or where they work)', async () => {
+    const t = tag();
+    const inTown = await approvedDoctor({ last_name: `Wanjiru${t}`, city: `Eldoret ${t}`, country: 'KE' });
+    const atClinic = await approvedDoctor({ last_name: `Kamau${t}`, city: null, country: 'UG' });
+    const org = await createOrganization(c.doctor.api, { name: `Lakeside Clinic ${t}`, city: `Mbale ${t}`, address: `12 Hospital Road ${t}` });
+    expect((await c.doctor.api.post(`/api/doctors/${atClinic.id}/organizations`, { organization_id: org.id })).status).toBe(201);
+    const found = (query: string) => app.api.get(`/api/doctors/search?q=${t}&${query}`).then(ids);
+    expect(await found(`organization=${encodeURIComponent(`lakeside clinic ${t}`.toUpperCase())}`)).toEqual([atClinic.id]);
+    expect(await found(`organization=${org.id}`)).toEqual([atClinic.id]);
+    // Working in two matching organizations still lists a doctor once.
+    const second = await createOrganization(c.doctor.api, { name: `Lakeside Clinic ${t} Annex`, city: `Mbale ${t}` });
+    expect((await c.doctor.api.post(`/api/doctors/${atClinic.id}/organizations`, { organization_id: second.id })).status).toBe(201);
+    const twice = await app.api.get(`/api/doctors/search?q=${t}&organization=lakeside&location=mbale`);
+    expect(ids(twice)).toEqual([atClinic.id]);
+    expect(twice.body.meta.total).toBe(1);
+    expect(await found('organization=Nowhere%20Hospital')).toEqual([]);
+    expect(await found(`location=${encodeURIComponent(`eldoret ${t}`)}`)).toEqual([inTown.id]);
+    expect(await found(`location=${encodeURIComponent(`MBALE ${t}`)}`)).toEqual([atClinic.id]);
+    expect(await found(`location=${encodeURIComponent(`hospital road ${t}`)}`)).toEqual([atClinic.id]);
+    expect(await found('location=ke')).toEqual([inTown.id]);
+    expect(await found(`location=${encodeURIComponent(`eldoret ${t}`)}&organization=${org.id}`)).toEqual([]);
+    const graph = await app.api.graphql('query($q: String, $l: String) { doctors(q: $q, location: $l) { items { id } total } }', { q: t, l: `Mbale ${t}` });
+    expect(graph.body.data.doctors).toEqual({ items: [{ id: atClinic.id }], total: 1 });
+  });
+
   it('ignores blank filters', async () => {
     const all = await app.api.get('/api/doctors/search?limit=1');
     const blank = await app.api.get('/api/doctors/search?limit=1&q=&name=%20&specialty=%20&city=&organization_id=');
@@ -456,15 +481,15 @@ describe('verification', () => {
     expect((await d.user.api.get(`/api/doctors/${d.id}`)).body.data.verification_status).toBe('pending');
   });
 
-  it('lists pending profiles oldest first for administrators only', async () => {
+  it('lists pending profiles newest first for administrators only', async () => {
     const first = await doctor();
     const second = await doctor();
     const approved = await approvedDoctor();
     const res = await admin.get('/api/doctors/pending?limit=100');
     expect(res.status).toBe(200);
     const list = ids(res);
-    expect(list.indexOf(first.id)).toBeGreaterThanOrEqual(0);
-    expect(list.indexOf(first.id)).toBeLessThan(list.indexOf(second.id));
+    expect(list.indexOf(second.id)).toBeGreaterThanOrEqual(0);
+    expect(list.indexOf(second.id)).toBeLessThan(list.indexOf(first.id));
     expect(list).not.toContain(approved.id);
     expect(res.body.data.every((d: { verification_status: string }) => d.verification_status === 'pending')).toBe(true);
     expect(res.body.meta).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) });

@@ -13,7 +13,7 @@ export default defineRoutes('Doctors', [
     method: 'GET',
     path: '/api/doctors/pending',
     operation: 'PendingDoctors',
-    summary: 'List profiles waiting for verification, oldest first',
+    summary: 'List profiles waiting for verification, newest first',
     access: 'admin',
   },
   {

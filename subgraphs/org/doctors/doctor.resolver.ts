@@ -35,7 +35,7 @@ export class DoctorResolver {
     return this.service.mine(ctx);
   }
 
-  @Query(() => DoctorPage, { description: 'Profiles waiting for verification, oldest first (admin:doctors)' })
+  @Query(() => DoctorPage, { description: 'Profiles waiting for verification, newest first (admin:doctors)' })
   pendingDoctors(@Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.pending(ctx, args);
   }

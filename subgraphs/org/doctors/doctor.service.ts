@@ -90,10 +90,31 @@ export class DoctorService {
     const city = args.city?.trim();
     if (city) where.city = { $ilike: escapeLike(city) };
     if (args.country) where.country = args.country;
+    const and = (where.$and ??= []) as unknown[];
     if (args.organizationId) {
       if (!isUuid(args.organizationId)) throw errors.invalidField('organizationId', 'must be an organization id');
-      where.organizationLinks = { organization: args.organizationId };
+      and.push({ organizationLinks: { organization: args.organizationId } });
     }
+    const organization = args.organization?.trim();
+    if (organization) {
+      and.push({
+        organizationLinks: {
+          organization: isUuid(organization) ? organization : { name: { $ilike: `%${escapeLike(organization)}%` } },
+        },
+      });
+    }
+    const location = args.location?.trim();
+    if (location) {
+      const like = { $ilike: `%${escapeLike(location)}%` };
+      and.push({
+        $or: [
+          { city: like },
+          ...(/^[a-z]{2}$/i.test(location) ? [{ country: location.toUpperCase() }] : []),
+          { organizationLinks: { organization: { $or: [{ city: like }, { address: like }] } } },
+        ],
+      });
+    }
+    if (!and.length) delete where.$and;
     return paginate(ctx.em, DoctorProfile, where as FilterQuery<DoctorProfile>, args, BY_NAME);
   }
 
@@ -205,10 +226,10 @@ export class DoctorService {
     });
   }
 
-  /** Profiles waiting for verification, oldest first. */
+  /** Profiles waiting for verification, newest first. */
   async pending(ctx: SubgraphContext, args: PageArgs): Promise<PageResult<DoctorProfile>> {
     requirePlatformPermission(ctx.viewer, 'admin:doctors');
-    return paginate(ctx.em, DoctorProfile, { verificationStatus: DoctorVerification.pending }, args, { createdAt: 'asc', id: 'asc' });
+    return paginate(ctx.em, DoctorProfile, { verificationStatus: DoctorVerification.pending }, args, { createdAt: 'desc', id: 'desc' });
   }
 
   /** An administrator approves or rejects a pending profile (a rejection needs a reason); the doctor is mailed. */

@@ -194,9 +194,20 @@ export class DoctorSearchArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'Doctors linked to this organization' })
   organizationId?: string;
 
+  @Field({ nullable: true, description: "Doctors linked to an organization: its id, or part of its name (any letter case)" })
+  @SearchText()
+  organization?: string;
+
   @Field({ nullable: true, description: 'Any letter case' })
   @SearchText()
   city?: string;
+
+  @Field({
+    nullable: true,
+    description: "Part of the doctor's city, or of the city or address of an organization they work in (any letter case), or a country code",
+  })
+  @SearchText()
+  location?: string;
 
   @Field({ nullable: true, description: 'ISO 3166-1 alpha-2 country code' })
   @IsCountryCode()
