@@ -5,7 +5,7 @@ export default defineRoutes('Dead letter queue', [
     method: 'GET',
     path: '/admin/dlq',
     operation: 'DeadLetters',
-    summary: 'List dead letter entries, oldest first (SUPER:ADMIN, APP:ADMIN)',
+    summary: 'List dead letter entries, newest first (SUPER:ADMIN, APP:ADMIN)',
     access: 'admin',
   },
   {

@@ -9,7 +9,7 @@ export class BusResolver {
   private readonly dlq = new DeadLetterService();
   private readonly inbox = new WebhookInboxService();
 
-  @Query(() => DeadLetterPage, { description: 'Events that failed processing, oldest first (SUPER:ADMIN, APP:ADMIN)' })
+  @Query(() => DeadLetterPage, { description: 'Events that failed processing, newest first (SUPER:ADMIN, APP:ADMIN)' })
   deadLetters(@Args() args: DeadLetterListArgs, @Ctx() ctx: SubgraphContext) {
     return this.dlq.list(ctx, args);
   }

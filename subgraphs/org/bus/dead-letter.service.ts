@@ -63,7 +63,7 @@ export class DeadLetterService {
   async list(ctx: SubgraphContext, args: DeadLetterListArgs): Promise<PageResult<DeadLetter>> {
     requirePlatformPermission(ctx.viewer, 'admin:dlq');
     const where: FilterQuery<DeadLetter> = args.topic ? { topic: args.topic } : {};
-    return paginate(ctx.em, DeadLetter, where, args, { createdAt: 'asc', id: 'asc' });
+    return paginate(ctx.em, DeadLetter, where, args, { createdAt: 'desc', id: 'desc' });
   }
 
   async depth(ctx: SubgraphContext): Promise<DeadLetterDepth> {
