@@ -27,6 +27,11 @@ function scopeOf(req: Request): string {
   return `anonymous:${req.ip ?? 'unknown'}`;
 }
 
+/** Where a caller's key is kept. */
+export function idempotencySlot(scope: string, key: string): string {
+  return redisKey('idempotency', scope, createHash('sha256').update(key).digest('base64url'));
+}
+
 function fingerprintOf(req: Request): string {
   const body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null);
   return createHash('sha256').update(`${req.method} ${req.originalUrl}\n${body}`).digest('base64url');
@@ -49,7 +54,7 @@ export function idempotency() {
       ]);
     }
     const redis = appRedis();
-    const slot = redisKey('idempotency', scopeOf(req), createHash('sha256').update(key).digest('base64url'));
+    const slot = idempotencySlot(scopeOf(req), key);
     const fingerprint = fingerprintOf(req);
     const ttl = config().IDEMPOTENCY_TTL_SECONDS;
     let claimed: string | null;
@@ -78,20 +83,16 @@ export function idempotency() {
       res.setHeader('Idempotent-Replayed', 'true');
       return res.status(stored.status).json(stored.body);
     }
-    // Keep the answer as it is sent: every REST answer leaves through res.json. Anything else (the connection
-    // dropped first) frees the key for a retry.
-    let kept = false;
+    // Keep the answer as it is sent: every REST answer leaves through res.json, also when the client has gone
+    // meanwhile (a timed-out client's retry then gets the answer it missed). A request that never answers (the
+    // process stopped) holds the key for IN_PROGRESS_SECONDS only.
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      kept = true;
       const status = res.statusCode;
       const done = status >= 500 ? redis.del(slot) : redis.set(slot, JSON.stringify({ fingerprint, status, body } satisfies Stored), 'EX', ttl, 'XX');
       done.catch((err: Error) => logger.warn({ err: err.message, reqId: req.id }, 'could not keep the answer of an idempotent request'));
       return json(body);
     };
-    res.on('close', () => {
-      if (!kept) redis.del(slot).catch(() => undefined);
-    });
     next();
   };
 }

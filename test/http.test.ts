@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import { createHttpApp } from '../gateway/app';
 import type { Gateway } from '../gateway/server';
+import { idempotencySlot } from '../rest-adapter/idempotency';
 import { config } from '../shared/config';
+import { appRedis } from '../shared/redis';
 import { Api, SAMPLE_PATIENT, signUp, startApp, type TestApp } from './support/app';
+import { eventually } from './support/wait';
 
 let app: TestApp;
 
@@ -170,6 +173,29 @@ describe('Idempotency-Key on REST writes', () => {
     const theirs = await second.doctor.api.post(second.path, SAMPLE_PATIENT, { headers });
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps the answer a client gave up waiting for, for its retry', async () => {
+    const { doctor, path, patients } = await clinicDoctor();
+    const key = randomUUID();
+    const abort = new AbortController();
+    const gone = fetch(app.url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${doctor.api.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(SAMPLE_PATIENT),
+      signal: abort.signal,
+    }).catch(() => undefined);
+    // The client gives up once the platform has taken the request on.
+    const slot = idempotencySlot(`user:${doctor.user.id}`, key);
+    await eventually(async () => (await appRedis().exists(slot)) === 1, 'the key claimed');
+    abort.abort();
+    await gone;
+    const retry = await eventually(async () => {
+      const res = await doctor.api.post(path, SAMPLE_PATIENT, { headers: { 'idempotency-key': key } });
+      return res.status === 409 ? null : res;
+    }, 'the first answer');
+    expect(retry.status).toBe(201);
+    expect((await patients()).map((p) => p.id)).toEqual([retry.body.data.id]);
   });
 
   it('keeps refusals too: a 4xx is answered again, not retried', async () => {
