@@ -19,6 +19,9 @@ export const TOPICS = {
   prescriptionCreated: 'svc.clinical.prescription_created',
   clinicalRecordUpdated: 'svc.clinical.record_updated',
   leaveApproved: 'svc.workforce.leave_approved',
+  patientAdmitted: 'svc.facility.patient_admitted',
+  patientTransferred: 'svc.facility.patient_transferred',
+  patientDischarged: 'svc.facility.patient_discharged',
 } as const;
 
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
@@ -51,6 +54,20 @@ export interface LeaveApprovedPayload {
   start_date: string;
   end_date: string;
   type: string;
+}
+
+/** An admission's moves: admitted into a room, transferred to another, discharged (with the disposition). */
+export interface AdmissionEventPayload {
+  admission_id: string;
+  organization_id: string;
+  patient_id: string;
+  room_id: string;
+  /** Transfers: the room the patient left. */
+  from_room_id?: string;
+  /** Discharges: where the patient went. */
+  disposition?: string;
+  at: string;
+  by: string;
 }
 
 /** A verified inbound webhook delivery, carried whole so its consumer needs nothing else. */

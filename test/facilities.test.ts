@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
+import { TOPICS } from '../shared/events';
+import { OutboxEvent } from '../shared/outbox';
 import { SAMPLE_PATIENT, signInAdmin, signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
 import { addMember } from './support/org';
@@ -422,6 +424,26 @@ describe('transfer', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect((await c.doctor.api.get(`${rooms()}/${x.id}`)).body.data.occupied).toBe(1);
     expect((await c.doctor.api.get(`${rooms()}/${y.id}`)).body.data.occupied).toBe(1);
+  });
+});
+
+describe('admission events', () => {
+  it('emits admitted, transferred and discharged with the change, each once', async () => {
+    const ward = await createRoom({ capacity: 2 });
+    const icu = await createRoom({ type: 'icu' });
+    const patientId = await newPatient();
+    const admitted = (await admit(ward.id, patientId)).body.data;
+    await c.nurse.api.post(`${admissions()}/${admitted.id}/transfer`, { room_id: icu.id, reason: 'Deteriorating' });
+    await c.nurse.api.post(`${admissions()}/${admitted.id}/discharge`, { disposition: 'home' });
+    // A refused change records nothing.
+    expect((await c.nurse.api.post(`${admissions()}/${admitted.id}/discharge`, { disposition: 'home' })).status).toBe(409);
+    const events = await app.em('org').find(OutboxEvent, { payload: { admission_id: admitted.id } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const base = { admission_id: admitted.id, organization_id: c.orgId, patient_id: patientId, by: c.nurse.user.id, at: expect.any(String) };
+    expect(events.map((e) => [e.topic, e.payload])).toEqual([
+      [TOPICS.patientAdmitted, { ...base, room_id: ward.id, at: admitted.admitted_at }],
+      [TOPICS.patientTransferred, { ...base, room_id: icu.id, from_room_id: ward.id }],
+      [TOPICS.patientDischarged, { ...base, room_id: icu.id, disposition: 'home' }],
+    ]);
   });
 });
 

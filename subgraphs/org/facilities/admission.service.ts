@@ -2,9 +2,12 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { auditChange, auditRead, type AuditEntry } from '../../../shared/audit/audit-trail';
 import { clock } from '../../../shared/clock';
 import { lockedChange } from '../../../shared/locked-change';
+import type { EntityManager } from '../../../shared/db';
 import { errors, type FieldIssue } from '../../../shared/errors';
+import { TOPICS, type AdmissionEventPayload } from '../../../shared/events';
 import { requirePatientOf } from '../../../shared/refs';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
+import { recordEvent } from '../../../shared/outbox';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { OrganizationMember } from '../organizations/organization.entity';
 import { ADMISSION, Admission, AdmissionStatus, AdmissionTransfer, DischargeDisposition, Room } from './facility.entity';
@@ -25,6 +28,22 @@ const admissionAudit = (action: string, a: Admission, details: Record<string, un
 });
 
 const trimmed = (value: string | null | undefined) => value?.trim() || null;
+
+type AdmissionTopic = typeof TOPICS.patientAdmitted | typeof TOPICS.patientTransferred | typeof TOPICS.patientDischarged;
+
+/** Records an admission's move in the outbox, in the transaction that makes it. */
+function recordMove(em: EntityManager, topic: AdmissionTopic, admission: Admission, at: Date, by: string, extra: Partial<AdmissionEventPayload> = {}): void {
+  const payload: AdmissionEventPayload = {
+    admission_id: admission.id,
+    organization_id: admission.organizationId,
+    patient_id: admission.patientId,
+    room_id: admission.room.id,
+    ...extra,
+    at: at.toISOString(),
+    by,
+  };
+  recordEvent(em, 'org', topic, payload);
+}
 
 export class AdmissionService {
   /**
@@ -60,6 +79,7 @@ export class AdmissionService {
         activePatientId: input.patientId,
       });
       auditChange(ctx, admissionAudit('create', admission, { room_id: room.id }), em);
+      recordMove(em, TOPICS.patientAdmitted, admission, admittedAt, viewer.userId);
       return admission;
     });
   }
@@ -90,7 +110,7 @@ export class AdmissionService {
   async discharge(ctx: SubgraphContext, organizationId: string, id: string, input: DischargeInput): Promise<Admission> {
     const viewer = await requireOrganization(ctx, organizationId, 'admissions:write', WHAT);
     const found = await this.find(ctx, organizationId, id);
-    return this.locked(ctx, found.id, (_em, admission) => {
+    return this.locked(ctx, found.id, (em, admission) => {
       admission.status = ADMISSION.next(admission.status, 'discharge');
       const now = clock.now();
       // Admitted a moment "ahead" (clock skew) and discharged at once: the stay cannot end before it began.
@@ -101,6 +121,7 @@ export class AdmissionService {
       admission.disposition = input.disposition ?? DischargeDisposition.other;
       admission.dischargeSummary = trimmed(input.dischargeSummary);
       admission.activePatientId = null;
+      recordMove(em, TOPICS.patientDischarged, admission, dischargedAt, viewer.userId, { disposition: admission.disposition });
     });
   }
 
@@ -120,15 +141,17 @@ export class AdmissionService {
       for (const roomId of [fromRoomId, input.roomId].sort()) rooms.set(roomId, await lockRoom(em, organizationId, roomId));
       const target = rooms.get(input.roomId)!;
       await requireFreeBed(em, target);
+      const at = clock.now();
       em.create(AdmissionTransfer, {
         admission,
         fromRoomId,
         toRoomId: target.id,
-        at: clock.now(),
+        at,
         by: viewer.userId,
         reason: trimmed(input.reason),
       });
       admission.room = em.getReference(Room, target.id, { wrapped: true });
+      recordMove(em, TOPICS.patientTransferred, admission, at, viewer.userId, { from_room_id: fromRoomId });
     });
   }
 
