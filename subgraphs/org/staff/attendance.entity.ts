@@ -49,3 +49,10 @@ export class AttendanceEntry extends BaseRecord {
   @Property({ type: 'text', nullable: true })
   clockOutNote?: string | null;
 }
+
+/** Clocks an open entry out at `at`, working out its whole minutes. */
+export function clockOutEntry(entry: AttendanceEntry, at: Date, note: string | null): void {
+  entry.clockOutAt = at;
+  entry.durationMinutes = Math.floor((at.getTime() - entry.clockInAt.getTime()) / 60_000);
+  entry.clockOutNote = note;
+}

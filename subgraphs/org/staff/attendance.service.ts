@@ -4,7 +4,7 @@ import { errors } from '../../../shared/errors';
 import { isUuid } from '../../../shared/model';
 import { can, requireOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { AttendanceEntry } from './attendance.entity';
+import { AttendanceEntry, clockOutEntry } from './attendance.entity';
 import type { AttendanceDay, AttendanceTodayArgs, AttendanceTotal, ClockInInput, ClockOutInput } from './attendance.types';
 import { memberOrganization } from './membership';
 
@@ -42,10 +42,7 @@ export class AttendanceService {
       if (!open.length) throw errors.conflict(`You are not clocked in${input.organizationId ? ' at this organization' : ''}`);
       if (open.length > 1) throw errors.invalidField('organizationId', 'is required: you are clocked in at several organizations');
       const entry = open[0];
-      const now = clock.now();
-      entry.clockOutAt = now;
-      entry.durationMinutes = Math.floor((now.getTime() - entry.clockInAt.getTime()) / 60_000);
-      entry.clockOutNote = input.note?.trim() ?? null;
+      clockOutEntry(entry, clock.now(), input.note?.trim() ?? null);
       return entry;
     });
   }

@@ -3,8 +3,8 @@ import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid } from '../../../shared/model';
 import { membershipRole, type Viewer } from '../../../shared/viewer';
-import { AttendanceEntry } from './attendance.entity';
-import { LeaveRequest, LeaveStatus } from './leave.entity';
+import { AttendanceEntry, clockOutEntry } from './attendance.entity';
+import { LEAVE_REQUEST, LeaveRequest } from './leave.entity';
 
 /**
  * The organization a member acts in: the one named, which they must belong to (404 otherwise, whoever asks), or,
@@ -28,10 +28,7 @@ export function memberOrganization(viewer: Viewer, organizationId: string | null
  */
 export async function endMembershipWork(em: EntityManager, organizationId: string, userId: string): Promise<void> {
   const now = clock.now();
-  await em.nativeUpdate(LeaveRequest, { organizationId, userId, status: LeaveStatus.pending }, { status: LeaveStatus.cancelled, cancelledAt: now });
-  for (const entry of await em.find(AttendanceEntry, { organizationId, userId, clockOutAt: null })) {
-    entry.clockOutAt = now;
-    entry.durationMinutes = Math.floor((now.getTime() - entry.clockInAt.getTime()) / 60_000);
-    entry.clockOutNote = 'Membership ended';
-  }
+  const cancel = LEAVE_REQUEST.transitions.cancel;
+  await em.nativeUpdate(LeaveRequest, { organizationId, userId, status: { $in: [...cancel.from] } }, { status: cancel.to, cancelledAt: now });
+  for (const entry of await em.find(AttendanceEntry, { organizationId, userId, clockOutAt: null })) clockOutEntry(entry, now, 'Membership ended');
 }
