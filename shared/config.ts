@@ -144,8 +144,7 @@ export function resetConfig(): void {
   current = undefined;
 }
 
-/** Where each subgraph answers in split mode; called by the gateway and by subgraphs asking
- * each other (shared/peers.ts). */
+/** Where each subgraph answers in split mode: the gateway calls it there, and so do the others (shared/peers.ts). */
 export function subgraphUrl(name: string): string {
   const cfg = config();
   const urls: Record<string, string> = {

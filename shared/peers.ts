@@ -1,4 +1,4 @@
-import { execute, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { execute, parse, validate, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { subgraphUrl } from './config';
 import { signViewer, VIEWER_HEADER, type ForwardedCaller } from './internal-auth';
 import type { SubgraphRuntime } from './subgraph';
@@ -32,15 +32,24 @@ export const remotePeers: Peers = {
   },
 };
 
-/** The peers of one process: the other subgraphs' schemas run here, each with its own fresh context. */
+/**
+ * The peers of one process: the other subgraphs' schemas run here, each with its own fresh context. The few
+ * documents asked are parsed and validated once, on first use.
+ */
 export function localPeers(runtimes: ReadonlyMap<string, SubgraphRuntime>): Peers {
   const documents = new Map<string, DocumentNode>();
   return {
     async query(subgraph, source, variables, caller) {
       const runtime = runtimes.get(subgraph);
       if (!runtime) throw new Error(`subgraph ${subgraph} does not run in this process`);
-      let document = documents.get(source);
-      if (!document) documents.set(source, (document = parse(source)));
+      const key = `${subgraph}\n${source}`;
+      let document = documents.get(key);
+      if (!document) {
+        document = parse(source);
+        const invalid = validate(runtime.schema, document);
+        if (invalid.length) throw new Error(`invalid query for subgraph ${subgraph}: ${invalid.map((e) => e.message).join('; ')}`);
+        documents.set(key, document);
+      }
       const result = await execute({
         schema: runtime.schema,
         document,

@@ -45,12 +45,25 @@ export async function ownPatientId(ctx: SubgraphContext): Promise<string | null>
   }
 }
 
-/**
- * An entity of another subgraph as its owner shows it to the caller (`_entities` with `selection`), or null when
- * it does not exist or the caller may not see it.
- */
-async function peerEntity<T>(ctx: SubgraphContext, subgraph: string, typename: string, id: string, selection: string): Promise<T | null> {
-  const document = `query ${typename}Reference($representations: [_Any!]!) { _entities(representations: $representations) { ... on ${typename} ${selection} } }`;
+/** A reference lookup in the subgraph that owns `typename`: `_entities` with `selection`, written once. */
+interface EntityLookup {
+  subgraph: string;
+  typename: string;
+  document: string;
+}
+
+const entityLookup = (subgraph: string, typename: string, selection: string): EntityLookup => ({
+  subgraph,
+  typename,
+  document: `query ${typename}Reference($representations: [_Any!]!) { _entities(representations: $representations) { ... on ${typename} ${selection} } }`,
+});
+
+const PATIENT_ORGANIZATION = entityLookup('clinical', 'Patient', '{ id organization { id } }');
+const ORGANIZATION_STATUS = entityLookup('org', 'Organization', '{ id status }');
+
+/** An entity of another subgraph as its owner shows it to the caller, or null when it does not exist or is hidden. */
+async function peerEntity<T>(ctx: SubgraphContext, lookup: EntityLookup, id: string): Promise<T | null> {
+  const { subgraph, typename, document } = lookup;
   const result = await ctx.peers.query(subgraph, document, { representations: [{ __typename: typename, id }] }, callerOf(ctx));
   if (result.errors?.length) throw new Error(`${typename} lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
   return ((result.data?._entities ?? []) as (T | null)[])[0] ?? null;
@@ -63,7 +76,7 @@ async function peerEntity<T>(ctx: SubgraphContext, subgraph: string, typename: s
  */
 export async function requirePatientOf(ctx: SubgraphContext, patientId: string, organizationId: string, field = 'patientId'): Promise<void> {
   if (!isUuid(patientId)) throw errors.invalidField(field, 'must be a patient id');
-  const patient = await peerEntity<{ organization: { id: string } | null }>(ctx, 'clinical', 'Patient', patientId, '{ id organization { id } }');
+  const patient = await peerEntity<{ organization: { id: string } | null }>(ctx, PATIENT_ORGANIZATION, patientId);
   if (!patient) throw errors.notFound('Patient');
   if (patient.organization?.id !== organizationId) throw errors.invalidField(field, 'must be a patient of this organization');
 }
@@ -71,7 +84,7 @@ export async function requirePatientOf(ctx: SubgraphContext, patientId: string, 
 /** An organization's status as the org subgraph has it, or null when there is no such organization. */
 export async function organizationStatus(ctx: SubgraphContext, organizationId: string): Promise<string | null> {
   if (!isUuid(organizationId)) return null;
-  return (await peerEntity<{ status: string }>(ctx, 'org', 'Organization', organizationId, '{ id status }'))?.status ?? null;
+  return (await peerEntity<{ status: string }>(ctx, ORGANIZATION_STATUS, organizationId))?.status ?? null;
 }
 
 /** Checks an organization named in input (a pharmacy) with the org subgraph: it must exist and be active (400 naming `field`). */

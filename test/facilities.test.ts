@@ -241,6 +241,12 @@ describe('admissions', () => {
     const other = await c.nurse.api.post(admissions(), { patient_id: theirs.body.data.id, room_id: room.id });
     expect(other.status).toBe(404);
     expect(other.body.error.message).toBe('Patient not found');
+    // Seen through a consent to this organization, but registered elsewhere: a 400 naming the field.
+    const consented = await stranger.api.post('/api/consent/grant', { patient_id: theirs.body.data.id, grantee_organization_id: c.orgId });
+    expect(consented.status).toBe(201);
+    const elsewhere = await c.nurse.api.post(admissions(), { patient_id: theirs.body.data.id, room_id: room.id });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.details).toEqual([{ field: 'patient_id', message: 'must be a patient of this organization' }]);
     expect((await c.doctor.api.get(`${rooms()}/${room.id}`)).body.data.occupied).toBe(0);
     // The same rule through GraphQL.
     const gql = await c.nurse.api.post('/graphql', {
