@@ -8,6 +8,11 @@ import { sendError } from './envelope';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+/** Answers that carry credentials (tokens, key secrets) are never kept: these paths ignore the header. */
+const CREDENTIAL_PATHS = /^\/api\/(auth|developer\/keys)(\/|$)/;
+
+/** Whether a write on `path` honours `Idempotency-Key` (for the middleware and the OpenAPI document). */
+export const takesIdempotencyKey = (method: string, path: string) => UNSAFE.has(method) && !CREDENTIAL_PATHS.test(path);
 /** How long a key stays claimed by a request that never answers (the process stopped mid-request). */
 const IN_PROGRESS_SECONDS = 120;
 
@@ -42,12 +47,13 @@ function fingerprintOf(req: Request): string {
  * first time gets the first answer again (with `Idempotent-Replayed: true`) instead of a second effect, for
  * `IDEMPOTENCY_TTL_SECONDS`. The same key with another method, path or body is a 409, as is a retry that arrives
  * while the first request is still running. Answers of 500 and above are not kept, so such a retry runs again.
- * Keys live in Redis; while Redis is unreachable requests run as if they carried no key.
+ * Keys live in Redis; while Redis is unreachable requests run as if they carried no key. Sign-in and developer
+ * key paths ignore the header: their answers carry credentials, which are not kept.
  */
 export function idempotency() {
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.get(IDEMPOTENCY_HEADER);
-    if (key === undefined || !UNSAFE.has(req.method)) return next();
+    if (key === undefined || !takesIdempotencyKey(req.method, req.path)) return next();
     if (!KEY_FORMAT.test(key)) {
       return sendError(res, 'VALIDATION_ERROR', 'Invalid input: Idempotency-Key must be 1 to 255 visible ASCII characters', [
         { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },

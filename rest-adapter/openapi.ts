@@ -13,6 +13,7 @@ import {
 import { snakeCase } from '../shared/case';
 import { ERROR_STATUS } from '../shared/errors';
 import { MAX_PAGE_SIZE } from '../shared/model';
+import { takesIdempotencyKey } from './idempotency';
 import { TEXT_TYPES } from './route';
 import type { CompiledRoute } from './router';
 import type { WebhookRoute } from './routes/webhooks';
@@ -109,7 +110,7 @@ export function buildOpenApi(
         parameters.push({ name: v.wire, in: 'query', required: isNonNullType(v.type), schema });
       }
     }
-    if (route.method !== 'GET') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    if (takesIdempotencyKey(route.method, route.path)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     if (Object.keys(bodyFields).length) {
       const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
       body = body ? { allOf: [body, fields] } : fields;
@@ -207,7 +208,7 @@ export function buildOpenApi(
             'Any unique string (1-255 visible ASCII characters, a UUID is best). A retry with the same key answers the ' +
             'first answer again (header Idempotent-Replayed: true) instead of acting twice, for IDEMPOTENCY_TTL_SECONDS ' +
             '(24 h). The same key with another method, path or body, or while the first request still runs: 409. ' +
-            'Answers of 500 and above are not kept.',
+            'Answers of 500 and above are not kept. Sign-in and developer key paths take no key (their answers carry credentials).',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },

@@ -182,6 +182,18 @@ describe('booking', () => {
     expect(stored.body.data).toHaveLength(1);
   });
 
+  it('answers an anonymous retry with the same Idempotency-Key with the first booking, not a double-booking 409', async () => {
+    const date = freshDay();
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await app.api.post('/api/appointments', booking(date, '09:00', '09:30'), { headers });
+    expect(first.status).toBe(201);
+    const retry = await app.api.post('/api/appointments', booking(date, '09:00', '09:30'), { headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    expect((await app.api.post('/api/appointments', booking(date, '09:00', '09:30'))).status).toBe(409);
+  });
+
   it('makes a signed-in booker the patient; staff may name a clinical patient instead', async () => {
     const date = freshDay();
     const own = await book(date, '09:00', '09:30', { patient_id: c.patientId }, patient.api);

@@ -198,6 +198,15 @@ describe('Idempotency-Key on REST writes', () => {
     expect((await patients()).map((p) => p.id)).toEqual([retry.body.data.id]);
   });
 
+  it('keeps no answer that carries credentials: sign-in paths ignore the key', async () => {
+    const body = { email: `idem-${randomUUID()}@example.test`, password: 'Secret-pass-2026', first_name: 'Ada', last_name: 'Okafor', registration_role: 'PATIENT' };
+    const headers = { 'idempotency-key': randomUUID() };
+    expect((await app.api.post('/api/auth/register', body, { headers })).status).toBe(201);
+    const retry = await app.api.post('/api/auth/register', body, { headers });
+    expect(retry.status).toBe(409);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('keeps refusals too: a 4xx is answered again, not retried', async () => {
     const { doctor, path } = await clinicDoctor();
     const headers = { 'idempotency-key': randomUUID() };
@@ -223,6 +232,11 @@ describe('OpenAPI', () => {
         route.operation,
       ]);
     }
+    // Writes document Idempotency-Key, except where answers carry credentials.
+    const idempotent = (op: { parameters: { $ref?: string }[] }) => op.parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+    expect(idempotent(res.body.paths['/api/patients'].post)).toBe(true);
+    expect(idempotent(res.body.paths['/api/auth/login'].post)).toBe(false);
+    expect(idempotent(res.body.paths['/api/patients/{id}'].get)).toBe(false);
     const register = res.body.paths['/api/auth/register'].post;
     expect(register.security).toEqual([]);
     expect(register.responses['201']).toBeDefined();
