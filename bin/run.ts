@@ -7,6 +7,13 @@ import { logger } from '../shared/logger';
  * line; SIGINT/SIGTERM close it gracefully.
  */
 export async function run(name: string, start: () => Promise<{ close(): Promise<void> }>): Promise<void> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) {
+    console.error(
+      `${name}: Node.js ${process.version} is not supported; start it through npm (npm start), which runs the project's Node.js 24 LTS`,
+    );
+    process.exit(1);
+  }
   try {
     loadConfig();
     const started = await start();

@@ -5,13 +5,14 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import { config, subgraphUrl } from '../shared/config';
-import { StartupError } from '../shared/db';
+import { ensureDatabase, StartupError } from '../shared/db';
 import { toPublicError } from '../shared/errors';
 import { verifyViewer, VIEWER_HEADER } from '../shared/internal-auth';
 import { logger } from '../shared/logger';
 import { closeAppRedis, connectRedis, holdAppRedis } from '../shared/redis';
 import { startSubgraph } from '../shared/subgraph';
 import { SUBGRAPHS } from '../subgraphs';
+import { openPlatformStore, plumbingOf, workRegistry } from '../workers';
 import { run } from './run';
 
 const name = process.argv[2];
@@ -20,7 +21,9 @@ void run(`subgraph ${name}`, async () => {
   const def = SUBGRAPHS.find((s) => s.name === name);
   if (!def) throw new StartupError(`unknown subgraph "${name}"; one of ${SUBGRAPHS.map((s) => s.name).join(', ')}`);
   await connectRedis(holdAppRedis());
-  const runtime = await startSubgraph(def);
+  await ensureDatabase();
+  const store = await openPlatformStore();
+  const runtime = await startSubgraph(def, { plumbing: plumbingOf(store, workRegistry(SUBGRAPHS)) });
   const log = (err: unknown, msg: string) => logger.error({ err, subgraph: name }, msg);
   const server = new ApolloServer({
     schema: runtime.schema,
@@ -62,6 +65,7 @@ void run(`subgraph ${name}`, async () => {
       await new Promise((resolve) => http.close(resolve));
       await server.stop();
       await runtime.close();
+      await store.close();
       await closeAppRedis();
     },
   };

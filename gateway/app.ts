@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { config } from '../shared/config';
-import { ERROR_STATUS, type AppError } from '../shared/errors';
+import { AppError, ERROR_STATUS, errors } from '../shared/errors';
 import { logger } from '../shared/logger';
 import { applyRateLimitHeaders, sendData, sendError, sendGraphQLError } from '../rest-adapter/envelope';
 import { TEXT_TYPES } from '../rest-adapter/route';
 import { idempotency } from '../rest-adapter/idempotency';
 import { allowedMethods, contextOf, restRouter, type CompiledRoute } from '../rest-adapter/router';
+import { uploadRouter } from '../rest-adapter/upload';
 import { authenticate, type Authenticator } from './authenticate';
+import { explorerAssets, explorerPage } from './explorer';
+import { checkSource } from './limits';
 import type { Gateway } from './server';
 
 export interface Check {
@@ -27,6 +30,11 @@ export interface HttpAppParts {
   webhooks: Router;
   /** The queue dashboard and /metrics, with their own authentication. */
   ops: Router;
+  /**
+   * Paths that answer in their own standards' formats and authenticate as those standards say (SMART on FHIR
+   * discovery, an OAuth 2.0 authorization server, a FHIR API), mounted before JSON parsing and bearer authentication.
+   */
+  standards?: Router;
   openapi: object;
   /** Dependency checks for /ready: name -> probe. */
   checks: Record<string, () => Promise<unknown>>;
@@ -47,6 +55,29 @@ const API_HEADERS: [string, string][] = [
   ['Referrer-Policy', 'no-referrer'],
 ];
 
+/**
+ * The request's URL as logged. Query values never reach the log (a search by name, an MRN, a pasted token): only the
+ * parameters' names. Path segments other than plain words and UUIDs (a national id, an email, a referral code) are
+ * replaced, so a log line names the route, not the person.
+ */
+const PLAIN_SEGMENT = /^([a-z][a-z0-9-]*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\.well-known)$/i;
+
+export function loggedUrl(originalUrl: string): string {
+  const at = originalUrl.indexOf('?');
+  const path = (at < 0 ? originalUrl : originalUrl.slice(0, at))
+    .split('/')
+    .map((segment) => (segment === '' || PLAIN_SEGMENT.test(segment) ? segment : '[redacted]'))
+    .join('/');
+  if (at < 0) return path;
+  let names: string[];
+  try {
+    names = [...new URLSearchParams(originalUrl.slice(at + 1)).keys()];
+  } catch {
+    names = [];
+  }
+  return `${path}?${[...new Set(names)].map((name) => `${PLAIN_SEGMENT.test(name) ? name : '[redacted]'}=[redacted]`).join('&')}`;
+}
+
 /** Request id (taken from a well-formed X-Request-Id, else new), API headers, and one log line per request. */
 function requestBasics(req: Request, res: Response, next: NextFunction) {
   const given = req.headers['x-request-id'];
@@ -60,8 +91,18 @@ function requestBasics(req: Request, res: Response, next: NextFunction) {
     const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     if (!logger.isLevelEnabled(level)) return;
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    logger[level]({ reqId: id, method: req.method, url: req.originalUrl, status, ms }, 'request completed');
+    logger[level]({ reqId: id, method: req.method, url: loggedUrl(req.originalUrl), status, ms }, 'request completed');
   });
+  next();
+}
+
+/** A path that is not valid percent-encoded UTF-8 names nothing the platform serves: 400, before any routing. */
+function wellFormedUrl(req: Request, res: Response, next: NextFunction) {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    return sendError(res, 'VALIDATION_ERROR', 'The URL path is not valid percent-encoded UTF-8');
+  }
   next();
 }
 
@@ -78,8 +119,11 @@ export async function runCheck(probe: () => Promise<unknown>, timeoutMs = 2000):
   }
 }
 
+/** How a part of the app answers an error: REST's envelope, or a GraphQL error body on /graphql. */
+type Reject = (res: Response, error: AppError) => void;
+
 /** JSON bodies (and text for routes that take it); wrong types, malformed JSON and oversized bodies get clear answers. */
-function jsonBody(limit: number) {
+function jsonBody(limit: number, reject: Reject) {
   const parse = express.json({ limit, strict: false });
   const text = express.text({ limit, type: TEXT_TYPES });
   return (req: Request, res: Response, next: NextFunction) => {
@@ -87,24 +131,53 @@ function jsonBody(limit: number) {
     if (!hasBody || req.method === 'GET' || req.method === 'HEAD') return next();
     if (req.is(TEXT_TYPES)) return text(req, res, next);
     if (!req.is(['application/json', 'application/*+json'])) {
-      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON, sent with Content-Type: application/json');
+      return reject(res, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON, sent with Content-Type: application/json'));
     }
     parse(req, res, next);
   };
 }
 
-function bodyErrors(err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) {
-  switch (err.type) {
-    case 'entity.parse.failed':
-      return sendError(res, 'VALIDATION_ERROR', 'Malformed JSON in request body');
-    case 'entity.too.large':
-      return sendError(res, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${config().BODY_LIMIT_BYTES} bytes`);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset');
-    default:
-      return next(err);
-  }
+function bodyErrors(reject: Reject) {
+  return (err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
+    switch (err.type) {
+      case 'entity.parse.failed':
+        return reject(res, new AppError('VALIDATION_ERROR', 'Malformed JSON in request body'));
+      case 'entity.too.large':
+        return reject(res, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config().BODY_LIMIT_BYTES} bytes`));
+      case 'encoding.unsupported':
+      case 'charset.unsupported':
+        return reject(res, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
+      default:
+        return next(err);
+    }
+  };
+}
+
+/** What a GraphQL client may accept; a browser prefers text/html over all of them. */
+const GRAPHQL_ACCEPTS = ['application/json', 'application/graphql-response+json', 'text/html'];
+
+/**
+ * GraphQL over HTTP in front of Apollo Server: POST, and GET for queries (Apollo refuses a mutation over GET with
+ * 405). A GET without `query` shows a browser the explorer when it is on; anything else without one is a 400. The
+ * source is measured before Apollo parses it (gateway/limits.ts).
+ */
+function graphqlHttp(reject: Reject, maxDepth: number, explorer?: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      return reject(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /graphql; use POST, or GET for queries`));
+    }
+    const source: unknown = req.method === 'GET' ? req.query.query : req.body?.query;
+    if (req.method === 'GET' && source === undefined) {
+      if (explorer && req.accepts(GRAPHQL_ACCEPTS) === 'text/html') return explorer(req, res, next);
+      return reject(res, errors.invalidField('query', 'is required: send ?query= with a query, or POST the operation as JSON'));
+    }
+    const tooLarge = typeof source === 'string' ? checkSource(source, maxDepth) : undefined;
+    if (tooLarge) return reject(res, tooLarge);
+    // Apollo's Express integration needs `req.body` even where there is none (GET, an empty POST: Apollo answers 400).
+    req.body ??= {};
+    next();
+  };
 }
 
 /**
@@ -117,6 +190,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.set('trust proxy', cfg.TRUST_PROXY === 'true' ? true : cfg.TRUST_PROXY === 'false' ? false : cfg.TRUST_PROXY);
   app.set('etag', false);
   app.use(requestBasics);
+  app.use(wellFormedUrl);
 
   app.get('/health', (_req, res) => sendData(res, 200, { status: 'ok' }));
   app.get('/ready', async (_req, res) => {
@@ -132,18 +206,27 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     sendData(res, 200, { status: 'ready', checks });
   });
 
-  app.use(parts.ops);
-  app.use(parts.webhooks, bodyErrors);
-  app.use(jsonBody(cfg.BODY_LIMIT_BYTES), bodyErrors);
-
-  const rejectRest = (res: Response, e: AppError) => sendGraphQLError(res, e);
-  const rejectGraphQL = (res: Response, e: AppError) => {
+  const rejectRest: Reject = (res, e) => sendGraphQLError(res, e);
+  const rejectGraphQL: Reject = (res, e) => {
     applyRateLimitHeaders(res, e.extensions);
     res.status(ERROR_STATUS[e.code]).json({ errors: [{ message: e.message, extensions: { code: e.code } }] });
   };
 
-  app.use('/graphql', authenticate(parts.identity, rejectGraphQL));
-  app.use('/graphql', expressMiddleware(parts.gateway.server, { context: async ({ req }) => contextOf(req) }));
+  app.use(parts.ops);
+  if (parts.standards) app.use(parts.standards);
+  app.use(parts.webhooks, bodyErrors(rejectRest));
+  if (cfg.GRAPHQL_EXPLORER) app.use(explorerAssets());
+  app.use(
+    '/graphql',
+    jsonBody(cfg.BODY_LIMIT_BYTES, rejectGraphQL),
+    bodyErrors(rejectGraphQL),
+    authenticate(parts.identity, rejectGraphQL),
+    graphqlHttp(rejectGraphQL, cfg.GRAPHQL_MAX_DEPTH, cfg.GRAPHQL_EXPLORER ? explorerPage(cfg.GRAPHQL_INTROSPECTION) : undefined),
+    expressMiddleware(parts.gateway.server, { context: async ({ req }) => contextOf(req) }),
+  );
+  // File uploads stream their bodies to storage: they come before JSON parsing, with their own authentication.
+  app.use(uploadRouter(parts.routes, parts.gateway, authenticate(parts.identity, rejectRest)));
+  app.use(jsonBody(cfg.BODY_LIMIT_BYTES, rejectRest), bodyErrors(rejectRest));
 
   app.get('/api/openapi.json', (_req, res) => res.json(parts.openapi));
   app.use(

@@ -3,12 +3,9 @@ import { config } from '../shared/config';
 import { AppError, errors } from '../shared/errors';
 import { logger } from '../shared/logger';
 import { consume, rateLimitHeaders } from '../shared/rate-limit';
-import type { Viewer } from '../shared/viewer';
+import type { Authenticator } from '../shared/viewer';
 
-export interface Authenticator {
-  viewerFromAccessToken(token: string): Promise<Viewer>;
-  viewerFromApiKey(secret: string): Promise<Viewer>;
-}
+export type { Authenticator };
 
 /**
  * Verifies the caller once, at the edge, for REST and GraphQL alike: `Authorization: Bearer <token>` or

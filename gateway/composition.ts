@@ -5,22 +5,19 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { SCHEMA_DIR } from '../shared/paths';
 import { buildSubgraph, type SubgraphDefinition } from '../shared/subgraph';
-import { SUBGRAPHS } from '../subgraphs';
 
 export interface ComposedGraph {
   subgraphs: { name: string; sdl: string }[];
   supergraphSdl: string;
 }
 
-/** Builds every subgraph's schema from code and composes the supergraph. Needs no database. */
-export async function composeGraph(defs: SubgraphDefinition[] = SUBGRAPHS): Promise<ComposedGraph> {
+/** Builds each subgraph's schema from code and composes the supergraph. Needs no database. */
+export async function composeGraph(defs: SubgraphDefinition[]): Promise<ComposedGraph> {
   const subgraphs = [];
   for (const def of defs) {
     subgraphs.push({ name: def.name, sdl: printSubgraphSchema(await buildSubgraph(def)) });
   }
-  const result = composeServices(
-    subgraphs.map((s) => ({ name: s.name, url: defaultUrl(s.name), typeDefs: parse(s.sdl) })),
-  );
+  const result = composeServices(subgraphs.map((s) => ({ name: s.name, url: defaultUrl(s.name), typeDefs: parse(s.sdl) })));
   if (result.errors) {
     throw new Error('Supergraph composition failed:\n' + result.errors.map((e) => `- ${e.message}`).join('\n'));
   }

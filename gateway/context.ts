@@ -1,9 +1,4 @@
-import type { Viewer } from '../shared/viewer';
+import type { RequestContext } from '../shared/context';
 
 /** What the gateway knows about a request; subgraphs build their own context from it. */
-export interface GatewayContext {
-  viewer?: Viewer;
-  requestId: string;
-  ip?: string;
-  userAgent?: string;
-}
+export type GatewayContext = RequestContext;

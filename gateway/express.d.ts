@@ -1,7 +1,6 @@
 import type { Viewer } from '../shared/viewer';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The verified caller, set by the edge authentication middleware. */

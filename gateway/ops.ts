@@ -1,18 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { config } from '../shared/config';
-import { AppError, errors } from '../shared/errors';
+import { AppError, ERROR_STATUS, errors, isErrorCode } from '../shared/errors';
 import { requirePlatformPermission } from '../shared/permissions';
+import { REPO_ROOT } from '../shared/paths';
 import { openQueue } from '../shared/queues';
 import { createRedis, type Redis } from '../shared/redis';
 import { sendGraphQLError } from '../rest-adapter/envelope';
-import { platformQueueNames } from '../workers/registry';
 import type { Authenticator } from './authenticate';
+import type { Gateway, PreparedOperation } from './server';
 
 export const QUEUES_PATH = '/admin/queues';
 const COOKIE = 'ccp_admin_token';
@@ -23,9 +26,9 @@ export interface OpsQueues {
   close(): Promise<void>;
 }
 
-export function openOpsQueues(): OpsQueues {
+export function openOpsQueues(names: string[]): OpsQueues {
   const connection: Redis = createRedis();
-  const queues = platformQueueNames().map((name) => openQueue(name, connection));
+  const queues = names.map((name) => openQueue(name, connection));
   return {
     queues,
     async close() {
@@ -36,34 +39,127 @@ export function openOpsQueues(): OpsQueues {
 }
 
 function cookieToken(req: Request): string | undefined {
-  const match = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`));
-  return match ? decodeURIComponent(match.slice(COOKIE.length + 1)) : undefined;
+  const match = (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${COOKIE}=`));
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match.slice(COOKIE.length + 1)) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The dashboard's cookie: HttpOnly, for its own path, same-site requests only, and Secure over HTTPS (per TRUST_PROXY). */
+function setCookie(req: Request, res: Response, token: string, maxAge?: number) {
+  const secure = req.secure ? '; Secure' : '';
+  const expiry = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
+  res.setHeader('Set-Cookie', `${COOKIE}=${encodeURIComponent(token)}; Path=${QUEUES_PATH}; HttpOnly; SameSite=Strict${secure}${expiry}`);
+}
+
+/** The sign-in page is a form and a stylesheet, no script; it posts only here. */
+const SIGN_IN_POLICY = "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const SIGN_IN_DIR = join(REPO_ROOT, 'gateway', 'pages', 'queues');
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** What the dashboard's sign-in needs from the platform: the login operations, run on the gateway. */
+export interface DashboardSignIn {
+  gateway: Gateway;
+  operations: Map<string, PreparedOperation>;
 }
 
 /**
- * The queue dashboard, behind the same administrator authentication as the API: a bearer token, or (for a
- * browser) the token given once as `?token=`, kept in an HttpOnly cookie for the dashboard's own requests.
+ * The queue dashboard, behind the same administrator authentication as the API: a bearer token, or for a browser
+ * an HttpOnly cookie set by the dashboard's sign-in form (email and password through the API's own login, with a
+ * two-factor code when the account has one, or a pasted access token). No token ever travels in a URL.
  */
-export function queueDashboard(ops: OpsQueues, identity: Authenticator): Router {
+export function queueDashboard(ops: OpsQueues, identity: Authenticator, signIn: DashboardSignIn): Router {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUES_PATH);
   createBullBoard({ queues: ops.queues.map((q) => new BullMQAdapter(q)), serverAdapter: board });
-  const guard = async (req: Request, res: Response, next: NextFunction) => {
+  const operation = (name: string) => {
+    const op = signIn.operations.get(name);
+    if (!op) throw new Error(`operation ${name} is missing`);
+    return op;
+  };
+  const login = operation('Login');
+  const completeMfa = operation('CompleteMfaChallenge');
+
+  const signInHtml = readFileSync(join(SIGN_IN_DIR, 'sign-in.html'), 'utf8');
+  const signInPage = (res: Response, status: number, message?: string) => {
+    res.setHeader('Content-Security-Policy', SIGN_IN_POLICY);
+    const notice = message ? `<p class="message" role="alert">${escapeHtml(message)}</p>` : '';
+    res.status(status).type('html').send(signInHtml.replace('<!--message-->', notice));
+  };
+  const wantsPage = (req: Request) => req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html';
+
+  /** The access token for an email and password (and two-factor code), through the API's login and its limits. */
+  const passwordToken = async (req: Request, email: string, password: string, code: string): Promise<string> => {
+    const context = { requestId: req.id, ip: req.ip, userAgent: req.headers['user-agent'] };
+    const run = async (op: PreparedOperation, variables: Record<string, unknown>, field: string) => {
+      const { data, errors: failed } = await signIn.gateway.execute(op, variables, context);
+      const error = failed?.[0];
+      if (error) {
+        const known = isErrorCode(error.extensions?.code) ? error.extensions.code : 'INTERNAL_ERROR';
+        throw new AppError(known, known === 'INTERNAL_ERROR' ? 'Internal server error' : error.message);
+      }
+      return (data?.[field] ?? {}) as { token?: string | null; challengeToken?: string | null };
+    };
+    let payload = await run(login, { input: { email, password } }, 'login');
+    if (!payload.token && payload.challengeToken) {
+      if (!code) throw errors.unauthorized('This account uses two-factor sign-in: enter the code from your authenticator app');
+      payload = await run(completeMfa, { challengeToken: payload.challengeToken, code }, 'completeMfaChallenge');
+    }
+    if (!payload.token) throw errors.unauthorized('Sign-in did not complete');
+    return payload.token;
+  };
+
+  const router = Router();
+  router.get(`${QUEUES_PATH}/sign-in.css`, (_req, res) => res.sendFile(join(SIGN_IN_DIR, 'sign-in.css')));
+  router.post(`${QUEUES_PATH}/sign-in`, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res, next) => {
+    const field = (name: string) => {
+      const value = (req.body as Record<string, unknown> | undefined)?.[name];
+      return typeof value === 'string' ? value.trim() : '';
+    };
     try {
-      const query = typeof req.query.token === 'string' ? req.query.token : undefined;
-      const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
-      const token = query ?? bearer ?? cookieToken(req);
+      // A form posted from another site would sign this browser in as someone else.
+      const site = req.headers['sec-fetch-site'];
+      if (site !== undefined && site !== 'same-origin') throw errors.forbidden('Sign in from the dashboard sign-in page');
+      let token = field('token');
+      if (!token) {
+        if (!field('email') || !field('password'))
+          throw errors.invalidField('email', 'and password are required, or paste an access token');
+        token = await passwordToken(req, field('email'), field('password'), field('code'));
+      }
+      requirePlatformPermission(await identity.viewerFromAccessToken(token), 'admin:queues');
+      setCookie(req, res, token);
+      res.redirect(303, QUEUES_PATH);
+    } catch (err) {
+      if (err instanceof AppError) return signInPage(res, ERROR_STATUS[err.code], err.message);
+      next(err);
+    }
+  });
+
+  const guard = async (req: Request, res: Response, next: NextFunction) => {
+    const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
+    const cookie = cookieToken(req);
+    try {
+      const token = bearer ?? cookie;
       if (!token) throw errors.unauthorized();
       requirePlatformPermission(await identity.viewerFromAccessToken(token), 'admin:queues');
-      if (query) {
-        const secure = req.secure ? '; Secure' : '';
-        res.setHeader('Set-Cookie', `${COOKIE}=${encodeURIComponent(query)}; Path=${QUEUES_PATH}; HttpOnly; SameSite=Strict${secure}`);
-        return res.redirect(303, req.baseUrl + req.path);
-      }
       next();
     } catch (err) {
-      if (err instanceof AppError) return sendGraphQLError(res, err);
-      next(err);
+      if (!(err instanceof AppError)) return next(err);
+      // A browser without a usable cookie gets the sign-in page; the dashboard's own API calls and clients, JSON.
+      if (!bearer && wantsPage(req)) {
+        if (cookie) setCookie(req, res, '', 0);
+        const ended = cookie && err.code === 'UNAUTHORIZED' ? 'Your sign-in has ended; sign in again' : undefined;
+        return signInPage(res, ERROR_STATUS[err.code], err.code === 'FORBIDDEN' ? err.message : ended);
+      }
+      sendGraphQLError(res, err);
     }
   };
   // The dashboard is an HTML application: it gets a page policy instead of the API's `default-src 'none'`.
@@ -74,7 +170,6 @@ export function queueDashboard(ops: OpsQueues, identity: Authenticator): Router 
     );
     next();
   };
-  const router = Router();
   router.use(QUEUES_PATH, guard, pagePolicy, board.getRouter());
   return router;
 }

@@ -1,33 +1,23 @@
 import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult, OperationExecutor, PreparedOperation } from '../shared/prepared-operation';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { config, subgraphUrl } from '../shared/config';
-import { isErrorCode } from '../shared/errors';
+import { isErrorCode, type ErrorCode } from '../shared/errors';
 import { logger } from '../shared/logger';
 import type { SubgraphRuntime } from '../shared/subgraph';
 import { readSupergraph } from './composition';
 import type { GatewayContext } from './context';
 import { InProcessDataSource, SignedRemoteDataSource } from './data-sources';
-import { costLimitPlugin, depthRule } from './limits';
+import { inputRulesPlugin } from './input-rules';
+import { aliasRule } from '../shared/graphql-limits';
+import { costLimitPlugin, depthRule, MAX_TOKENS } from './limits';
 
-/** An operation checked once at start (validated against the API schema, depth and cost within the limits). */
-export interface PreparedOperation {
-  name: string;
-  source: string;
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
-  /** sha256 of `source`, the gateway's query plan cache key. */
-  queryHash: string;
-}
+export type { ExecutionResult, PreparedOperation };
 
-export interface ExecutionResult {
-  data?: Record<string, unknown> | null;
-  errors?: readonly GraphQLFormattedError[];
-}
-
-export interface Gateway {
+export interface Gateway extends OperationExecutor {
   server: ApolloServer<GatewayContext>;
   /** The public (API) schema of the supergraph: what clients can query. */
   schema: GraphQLSchema;
@@ -51,8 +41,11 @@ const REQUEST_ERROR_CODES = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
-/** Extensions a client may see besides `code`: field issues and rate-limit state. */
-const PUBLIC_EXTENSIONS = ['details', 'retryAfter', 'rateLimit'] as const;
+/** Request errors whose HTTP status has a code of its own (a mutation over GET, a GET with a body type). */
+const REQUEST_ERROR_BY_STATUS: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** Extensions a client may see besides `code`: field issues, rate-limit state, and why a CONFLICT (DESIGN.md). */
+const PUBLIC_EXTENSIONS = ['details', 'retryAfter', 'rateLimit', 'reason'] as const;
 
 /** Only codes from the closed list, and only safe extensions, leave the gateway. */
 export function formatGatewayError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
@@ -63,10 +56,31 @@ export function formatGatewayError(formatted: GraphQLFormattedError, error: unkn
     const kept = Object.fromEntries(PUBLIC_EXTENSIONS.filter((k) => ext[k] !== undefined).map((k) => [k, ext[k]]));
     return { ...base, extensions: { code, ...kept } };
   }
-  if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) return { ...base, extensions: { code: 'VALIDATION_ERROR' } };
+  if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
+    const status = (error as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http?.status;
+    return { ...base, extensions: { code: (status && REQUEST_ERROR_BY_STATUS[status]) || 'VALIDATION_ERROR' } };
+  }
   logger.error({ err: error, code }, 'unexpected gateway error');
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
 }
+
+/**
+ * A document with no operation to run (an `operationName` that matches none, several operations and no name) is
+ * the request's fault; left to the gateway's executor it would throw, and answer 500.
+ */
+const requireOperation: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, request }) {
+        if (operation) return;
+        const message = request.operationName
+          ? `Unknown operation named "${request.operationName}".`
+          : 'Must provide operation name if query contains multiple operations.';
+        throw new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
+      },
+    };
+  },
+};
 
 /**
  * The federated gateway over the checked-in supergraph. With `runtimes`, subgraphs run in this process;
@@ -92,11 +106,13 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     stopOnTerminationSignals: false,
     introspection: cfg.GRAPHQL_INTROSPECTION,
     includeStacktraceInErrorResponses: false,
-    validationRules: [depthRule(cfg.GRAPHQL_MAX_DEPTH)],
-    plugins: [
-      costLimitPlugin(cfg.GRAPHQL_MAX_COST),
-      ...(cfg.GRAPHQL_INTROSPECTION ? [] : [ApolloServerPluginLandingPageDisabled()]),
-    ],
+    // Credentials travel only in headers (no cookie reaches /graphql), so a cross-site request carries none; and
+    // GraphQL over HTTP lets any client send queries as GET.
+    csrfPrevention: false,
+    parseOptions: { maxTokens: MAX_TOKENS },
+    validationRules: [depthRule(cfg.GRAPHQL_MAX_DEPTH), aliasRule()],
+    // A browser's GET gets the platform's own explorer (gateway/explorer.ts), never Apollo's page from a CDN.
+    plugins: [requireOperation, inputRulesPlugin(), costLimitPlugin(cfg.GRAPHQL_MAX_COST), ApolloServerPluginLandingPageDisabled()],
     formatError: formatGatewayError,
     logger,
   });

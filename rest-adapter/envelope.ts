@@ -33,10 +33,7 @@ export function applyRateLimitHeaders(res: Response, extensions: Record<string, 
 }
 
 /** A GraphQL error as the REST client sees it: field names in snake_case, status from the code. */
-export function sendGraphQLError(
-  res: Response,
-  error: { message: string; extensions?: Record<string, unknown> },
-): void {
+export function sendGraphQLError(res: Response, error: { message: string; extensions?: Record<string, unknown> }): void {
   const raw = error.extensions?.code;
   const code: ErrorCode = isErrorCode(raw) ? raw : 'INTERNAL_ERROR';
   applyRateLimitHeaders(res, error.extensions);

@@ -95,7 +95,8 @@ export function idempotency() {
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       const status = res.statusCode;
-      const done = status >= 500 ? redis.del(slot) : redis.set(slot, JSON.stringify({ fingerprint, status, body } satisfies Stored), 'EX', ttl, 'XX');
+      const done =
+        status >= 500 ? redis.del(slot) : redis.set(slot, JSON.stringify({ fingerprint, status, body } satisfies Stored), 'EX', ttl, 'XX');
       done.catch((err: Error) => logger.warn({ err: err.message, reqId: req.id }, 'could not keep the answer of an idempotent request'));
       return json(body);
     };

@@ -32,14 +32,19 @@ const SCALARS: Record<string, Schema> = {
   Int: { type: 'integer', format: 'int32' },
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
-  Decimal: { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$', example: '125.50', description: 'Exact decimal; numbers are accepted on input' },
+  Decimal: {
+    type: 'string',
+    pattern: '^\\d+(\\.\\d{1,4})?$',
+    example: '125.50',
+    description:
+      'Exact decimal with its currency\'s ISO 4217 decimals ("125.50" KES, "5000" UGX, "1.250" KWD); numbers are accepted on input',
+  },
   DateTimeISO: { type: 'string', format: 'date-time' },
   JSON: { type: 'object', additionalProperties: true },
   JSONObject: { type: 'object', additionalProperties: true },
 };
 
-const describe = (schema: Schema, description?: string | null): Schema =>
-  description ? { ...schema, description } : schema;
+const describe = (schema: Schema, description?: string | null): Schema => (description ? { ...schema, description } : schema);
 
 export function buildOpenApi(
   routes: CompiledRoute[],
@@ -97,7 +102,9 @@ export function buildOpenApi(
     let body: Schema | undefined;
     const bodyFields: Record<string, Schema> = {};
     const bodyRequired: string[] = [];
-    for (const v of route.variables) {
+    // An upload route's own operation, when it takes no JSON, is only its upload's last step: its variables are not the client's.
+    const fileOnly = !!route.upload && !route.upload.json;
+    for (const v of fileOnly ? route.variables.filter((v) => v.source === 'path') : route.variables) {
       if (v.source === 'input') body = input(v.type);
       else if (v.source === 'path') parameters.push({ name: v.wire, in: 'path', required: true, schema: input(v.type) });
       else if (bodyAllowed) {
@@ -120,16 +127,38 @@ export function buildOpenApi(
       : route.list
         ? output(route.rootType.getFields().items.type, route.shape)
         : output(new GraphQLNonNull(route.rootType), route.shape);
-    const success: Schema = {
-      type: 'object',
-      required: ['success', 'data', ...(route.list ? ['meta'] : [])],
-      properties: {
-        success: { type: 'boolean', enum: [true] },
-        data,
-        ...(route.list ? { meta: { $ref: '#/components/schemas/PageMeta' } } : {}),
-      },
-    };
-    const errorCodes = [400, 401, 403, 404, 409, 429, 500].filter((s) => !(route.access === 'public' && s === 403));
+    const success: Schema =
+      route.envelope === false
+        ? data
+        : {
+            type: 'object',
+            required: ['success', 'data', ...(route.list ? ['meta'] : [])],
+            properties: {
+              success: { type: 'boolean', enum: [true] },
+              data,
+              ...(route.list ? { meta: { $ref: '#/components/schemas/PageMeta' } } : {}),
+            },
+          };
+    const errorCodes = [400, 401, 403, 404, 409, ...(route.upload ? [413, 415] : []), 429, 500].filter(
+      (s) => !(route.access === 'public' && s === 403),
+    );
+    const file = route.upload
+      ? {
+          'audio/*': { schema: { type: 'string', format: 'binary' } },
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: {
+                file: {
+                  type: 'string',
+                  format: 'binary',
+                  description: 'The audio (the first file part); text fields before it are read as query parameters',
+                },
+              },
+            },
+          },
+        }
+      : {};
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operation,
@@ -137,13 +166,14 @@ export function buildOpenApi(
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
       parameters,
-      ...(body
+      ...(body || route.upload
         ? {
             requestBody: {
               required: true,
               content: {
-                'application/json': { schema: body },
+                ...(body ? { 'application/json': { schema: body } } : {}),
                 ...(route.textBody ? Object.fromEntries(TEXT_TYPES.map((t) => [t, { schema: { type: 'string' } }])) : {}),
+                ...file,
               },
             },
           }
@@ -173,7 +203,14 @@ export function buildOpenApi(
                 type: 'object',
                 properties: {
                   success: { type: 'boolean', enum: [true] },
-                  data: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' }, delivery_id: { type: 'string', format: 'uuid' } } },
+                  data: {
+                    type: 'object',
+                    properties: {
+                      received: { type: 'boolean' },
+                      duplicate: { type: 'boolean' },
+                      delivery_id: { type: 'string', format: 'uuid' },
+                    },
+                  },
                 },
               },
             },
@@ -187,7 +224,12 @@ export function buildOpenApi(
   }
   paths['/health'] = { get: { summary: 'Process is up', tags: ['Operations'], security: [], responses: { '200': { description: 'Up' } } } };
   paths['/ready'] = {
-    get: { summary: 'PostgreSQL and Redis reachable, with latencies', tags: ['Operations'], security: [], responses: { '200': { description: 'Ready' }, '503': { description: 'A dependency is down' } } },
+    get: {
+      summary: 'PostgreSQL and Redis reachable, with latencies',
+      tags: ['Operations'],
+      security: [],
+      responses: { '200': { description: 'Ready' }, '503': { description: 'A dependency is down' } },
+    },
   };
 
   const errorResponse = (status: number, description: string) => ({
@@ -254,6 +296,8 @@ export function buildOpenApi(
         E403: errorResponse(403, 'FORBIDDEN: authenticated but not allowed'),
         E404: errorResponse(404, 'NOT_FOUND: no such record, or not visible to the caller'),
         E409: errorResponse(409, 'CONFLICT: duplicate or illegal state transition'),
+        E413: errorResponse(413, 'PAYLOAD_TOO_LARGE: the file is larger than allowed'),
+        E415: errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE: a file type that is not accepted here'),
         E429: errorResponse(429, 'RATE_LIMITED: retry after the Retry-After header'),
         E500: errorResponse(500, 'INTERNAL_ERROR'),
       },

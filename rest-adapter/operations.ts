@@ -12,7 +12,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { PreparedOperation } from '../gateway/server';
+import type { PreparedOperation } from '../shared/prepared-operation';
 import { SCHEMA_DIR } from '../shared/paths';
 
 export interface OperationDocument extends PreparedOperation {

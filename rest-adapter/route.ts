@@ -7,7 +7,7 @@
  * The result's single root field becomes `data`; a `...Page` result becomes the list envelope with `meta`.
  */
 /** Plain-text bodies a route may take instead of JSON (it declares `textBody`; others answer 415). */
-export const TEXT_TYPES = ['text/plain', 'application/hl7-v2', 'x-application/hl7-v2+er7'];
+export const TEXT_TYPES = ['text/plain', 'text/csv', 'application/hl7-v2', 'x-application/hl7-v2+er7'];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -29,11 +29,44 @@ export interface RouteSpec {
    * message such as HL7v2. The same route also accepts JSON, with the text in that variable's field.
    */
   textBody?: string;
+  /**
+   * Other names REST clients send for a body field, where SPEC shows none (`value` for `value_quantity`): wire name
+   * → the field's wire name, or a function of the value choosing it. A wire spelling only; GraphQL keeps one name.
+   */
+  synonyms?: Record<string, string | ((value: unknown) => string)>;
+  /**
+   * A file upload (audio): the body is streamed to object storage, never parsed or held whole (rest-adapter/upload.ts).
+   * The subgraph keeps the rules: `reserve` authorizes and answers where the file goes and how large it may be,
+   * `complete` records what was stored, and its result is the answer. `operation` names the document for other
+   * bodies when `json` is set (they are refused with 415 otherwise), else the same as `complete`.
+   */
+  upload?: UploadSpec;
+  /**
+   * `false` for standards whose clients expect the standard's own JSON (CDS Hooks): the success answer is the root
+   * field's value itself, without `{success, data}`, with the GraphQL field names (the standard's camelCase) and
+   * without null fields (absent, as such standards' schemas expect). Errors keep the error envelope.
+   */
+  envelope?: false;
+}
+
+export interface UploadSpec {
+  /**
+   * A mutation answering `{ key, maxBytes }`. Variables by name: the path's, the query's, multipart text fields
+   * sent before the file, `contentType` (the body's or the file part's media type, without parameters) and
+   * `declaredBytes` (Content-Length of a raw body, null otherwise).
+   */
+  reserve: string;
+  /** A mutation; variables as `reserve`'s, with `key`, `contentType`, `sizeBytes` and `checksumSha256` (hex SHA-256). */
+  complete: string;
+  /** JSON bodies go to the route's `operation` (an upload route that also takes, say, text). */
+  json?: boolean;
 }
 
 export interface RouteTable {
-  /** Module name, the OpenAPI tag. */
+  /** The OpenAPI tag. */
   tag: string;
+  /** The module the table belongs to: its file name, which is also the module's folder (set when tables load). */
+  module?: string;
   routes: RouteSpec[];
 }
 

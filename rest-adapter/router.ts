@@ -15,15 +15,16 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { match } from 'path-to-regexp';
-import type { Gateway } from '../gateway/server';
-import type { GatewayContext } from '../gateway/context';
-import { depthRule, operationCost } from '../gateway/limits';
+import type { RequestContext } from '../shared/context';
+import { depthRule, operationCost } from '../shared/graphql-limits';
+import type { OperationExecutor } from '../shared/prepared-operation';
 import { MAX_PAGE_SIZE } from '../shared/model';
 import { camelCase, snakeCase } from '../shared/case';
 import { describeIssues, type FieldIssue } from '../shared/errors';
 import { sendData, sendError, sendGraphQLError } from './envelope';
 import type { OperationDocument } from './operations';
 import type { HttpMethod, RouteSpec, RouteTable } from './route';
+import { idProblem } from '../shared/text';
 import { compileShape, readInput, shapeValue, type ShapeField } from './wire';
 
 type VariableSource = 'input' | 'path' | 'field';
@@ -46,6 +47,8 @@ export interface CompiledRoute extends RouteSpec {
   shape: ShapeField[] | null;
   pathParams: string[];
   matches: (path: string) => boolean;
+  /** An upload route's reserve and complete operations, compiled like routes of the same path. */
+  uploadOps?: { reserve: CompiledRoute; complete: CompiledRoute };
 }
 
 export function isPageType(type: unknown): type is GraphQLObjectType {
@@ -81,15 +84,14 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
   const rootField = rootParent?.getFields()[root.name.value];
   const rootType = rootField ? getNamedType(rootField.type) : undefined;
   const fragments = Object.fromEntries(
-    op.document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((f) => [f.name.value, f]),
+    op.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const list = isPageType(rootType);
   let shape: ShapeField[] | null = null;
   if (root.selectionSet && isObjectType(rootType)) {
     const full = compileShape(root.selectionSet, rootType, fragments);
     shape = list ? (full.find((f) => f.from === 'items')?.shape ?? null) : full;
+    if (spec.envelope === false) shape = keepNames(shape);
   }
   return {
     ...spec,
@@ -101,8 +103,27 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
     list,
     shape,
     pathParams,
-    matches: ((m) => (path: string) => m(path) !== false)(match(spec.path, { decode: decodeURIComponent })),
+    matches: (
+      (m) => (path: string) =>
+        m(path) !== false
+    )(match(spec.path, { decode: decodeURIComponent })),
   };
+}
+
+/** A renaming plan that keeps the GraphQL names (routes answering a standard's own JSON). */
+function keepNames(shape: ShapeField[] | null): ShapeField[] | null {
+  return shape && shape.map((f) => ({ from: f.from, to: f.from, shape: keepNames(f.shape) }));
+}
+
+/** A value without its null fields, at any depth (absent rather than null, as standards' JSON schemas expect). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 /** A value of `type` that passes coercion, for pricing an operation before any request arrives. */
@@ -135,8 +156,18 @@ export function compileRoutes(
   ops: Map<string, OperationDocument>,
   limits: { maxCost: number; maxDepth: number },
 ): CompiledRoute[] {
-  const routes = tables.flatMap((t) => t.routes.map((r) => compileRoute(r, t.tag, schema, ops)));
-  for (const r of routes) {
+  const routes = tables.flatMap((t) =>
+    t.routes.map((r) => {
+      const route = compileRoute(r, t.tag, schema, ops);
+      if (r.upload) {
+        const step = (operation: string) => compileRoute({ ...r, operation, upload: undefined, status: undefined }, t.tag, schema, ops);
+        route.uploadOps = { reserve: step(r.upload.reserve), complete: step(r.upload.complete) };
+      }
+      return route;
+    }),
+  );
+  const checked = routes.flatMap((r) => [r, ...(r.uploadOps ? [r.uploadOps.reserve, r.uploadOps.complete] : [])]);
+  for (const r of checked) {
     const tooDeep = validate(schema, r.op.document, [depthRule(limits.maxDepth)]);
     if (tooDeep.length) throw new Error(`${r.method} ${r.path}: ${tooDeep[0].message}`);
     // Priced once here, at the largest page a client may ask for, instead of per request.
@@ -155,9 +186,25 @@ export function compileRoutes(
   return routes.sort(specificity);
 }
 
-function readVariables(route: CompiledRoute, req: Request, issues: FieldIssue[]): Record<string, unknown> {
+/** The body with the route's synonyms renamed to the fields they stand for (a field sent under its own name wins). */
+function withSynonyms(body: unknown, synonyms: RouteSpec['synonyms']): unknown {
+  if (!synonyms || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [alias, target] of Object.entries(synonyms)) {
+    if (!(alias in out)) continue;
+    const name = typeof target === 'function' ? target(out[alias]) : target;
+    if (!(name in out)) out[name] = out[alias];
+    delete out[alias];
+  }
+  return out;
+}
+
+/** The parts of a request variables are read from (an upload passes its own body and fields). */
+export type VariableSources = Pick<Request, 'body' | 'query' | 'params'>;
+
+export function readVariables(route: CompiledRoute, req: VariableSources, issues: FieldIssue[]): Record<string, unknown> {
   // A plain-text body goes, whole, to the route's text variable.
-  const body = typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown);
+  const body = withSynonyms(typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown), route.synonyms);
   const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const query = req.query as Record<string, unknown>;
   const variables: Record<string, unknown> = {};
@@ -178,36 +225,50 @@ function readVariables(route: CompiledRoute, req: Request, issues: FieldIssue[])
   return variables;
 }
 
-export function contextOf(req: Request): GatewayContext {
+export function contextOf(req: Request): RequestContext {
   return { viewer: req.viewer, requestId: req.id, ip: req.ip, userAgent: req.headers['user-agent'] };
 }
 
-function handler(route: CompiledRoute, gateway: Gateway) {
+function handler(route: CompiledRoute, gateway: OperationExecutor) {
+  // A path segment that should name a record by id and is no id names nothing: 404, before any query.
+  const idParams = route.variables.filter((v) => v.source === 'path' && getNamedType(v.type).name === 'ID').map((v) => v.wire);
   return async (req: Request, res: Response) => {
     if (typeof req.body === 'string' && !route.textBody) {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON, sent with Content-Type: application/json');
     }
+    // Who before what: an anonymous caller of a route that is not public learns nothing about its input.
+    if (!req.viewer && route.access !== 'public') return sendError(res, 'UNAUTHORIZED', 'Authentication required');
+    if (idParams.some((p) => idProblem(String(req.params[p])))) return sendError(res, 'NOT_FOUND', 'Resource not found');
     const issues: FieldIssue[] = [];
     const variables = readVariables(route, req, issues);
     if (issues.length) return sendError(res, 'VALIDATION_ERROR', describeIssues(issues), issues);
-    const { data, errors } = await gateway.execute(route.op, variables, contextOf(req));
-    if (errors?.length) return sendGraphQLError(res, errors[0]);
-    const value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
-    if (value === null || value === undefined) return sendError(res, 'NOT_FOUND', 'Resource not found');
-    const status = route.status ?? 200;
-    if (route.list) {
-      const page = value as { items: unknown[]; total: number; page: number; limit: number };
-      return sendData(res, status, shapeValue(page.items, route.shape), {
-        page: page.page,
-        limit: page.limit,
-        total: page.total,
-      });
-    }
-    sendData(res, status, shapeValue(value, route.shape));
+    answer(route, res, await gateway.execute(route.op, variables, contextOf(req)));
   };
 }
 
-const METHODS: Record<HttpMethod, 'get' | 'post' | 'put' | 'patch' | 'delete'> = {
+/** Sends an operation's result as the route's envelope: the root field as `data`, a page with `meta`, errors mapped. */
+export function answer(
+  route: CompiledRoute,
+  res: Response,
+  { data, errors }: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] },
+): void {
+  if (errors?.length) return sendGraphQLError(res, errors[0]);
+  const value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+  if (value === null || value === undefined) return sendError(res, 'NOT_FOUND', 'Resource not found');
+  const status = route.status ?? 200;
+  if (route.envelope === false) return void res.status(status).json(withoutNulls(shapeValue(value, route.shape)));
+  if (route.list) {
+    const page = value as { items: unknown[]; total: number; page: number; limit: number };
+    return sendData(res, status, shapeValue(page.items, route.shape), {
+      page: page.page,
+      limit: page.limit,
+      total: page.total,
+    });
+  }
+  sendData(res, status, shapeValue(value, route.shape));
+}
+
+export const METHODS: Record<HttpMethod, 'get' | 'post' | 'put' | 'patch' | 'delete'> = {
   GET: 'get',
   POST: 'post',
   PUT: 'put',
@@ -227,9 +288,11 @@ function aliasesOf(route: { method: HttpMethod; path: string }, routes: { method
 }
 
 /** An Express router serving every compiled route and its aliases. */
-export function restRouter(routes: CompiledRoute[], gateway: Gateway): Router {
+export function restRouter(routes: CompiledRoute[], gateway: OperationExecutor): Router {
   const router = Router();
   for (const route of routes) {
+    // An upload route takes other bodies only when it says so; rest-adapter/upload.ts serves the rest.
+    if (route.upload && !route.upload.json) continue;
     router[METHODS[route.method]](route.path, handler(route, gateway));
     for (const alias of aliasesOf(route, routes)) router[METHODS[alias]](route.path, handler(route, gateway));
   }

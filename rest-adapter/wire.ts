@@ -17,7 +17,9 @@ import {
 } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { snakeCase } from '../shared/case';
+import { LocalDate, LocalTime } from '../shared/scalars';
 import type { FieldIssue } from '../shared/errors';
+import { idProblem, textProblem } from '../shared/text';
 
 /**
  * The wire format of the REST API, derived from the GraphQL schema: request values are checked against the
@@ -50,13 +52,7 @@ const FLOAT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  * Reads `value` as `type`. `fromText` is set for path and query parameters, which arrive as strings.
  * Unknown object keys are ignored. Problems are appended to `issues` with snake_case paths.
  */
-export function readInput(
-  value: unknown,
-  type: GraphQLInputType,
-  path: string,
-  issues: FieldIssue[],
-  fromText = false,
-): unknown {
+export function readInput(value: unknown, type: GraphQLInputType, path: string, issues: FieldIssue[], fromText = false): unknown {
   if (isNonNullType(type)) {
     if (value === undefined || value === null || (fromText && value === '')) {
       issues.push({ field: path || 'body', message: value === null ? 'must not be null' : 'is required' });
@@ -65,6 +61,8 @@ export function readInput(
     return readInput(value, type.ofType, path, issues, fromText);
   }
   if (value === undefined || value === null) return value;
+  // An empty query parameter (`?organization_id=`) is no filter at all.
+  if (fromText && value === '') return undefined;
   if (isListType(type)) {
     const items = Array.isArray(value) ? value : fromText && typeof value === 'string' ? value.split(',') : [value];
     return items.map((item, i) => readInput(item, type.ofType, `${path}[${i}]`, issues, fromText));
@@ -93,15 +91,25 @@ export function readInput(
     issues.push({ field: path, message: `must be one of: ${names.join(', ')}` });
     return undefined;
   }
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    if (problem) {
+      issues.push({ field: path || 'body', message: problem });
+      return undefined;
+    }
+  }
   switch (type.name) {
     case 'String':
       if (typeof value === 'string') return value;
       issues.push({ field: path, message: 'must be a string' });
       return undefined;
-    case 'ID':
-      if (typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))) return String(value);
-      issues.push({ field: path, message: 'must be an id string' });
+    case 'ID': {
+      const id = typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)) ? String(value) : null;
+      const problem = id === null ? 'must be an id string' : idProblem(id);
+      if (!problem) return id;
+      issues.push({ field: path, message: problem });
       return undefined;
+    }
     case 'Int': {
       const n = fromText && typeof value === 'string' && INT.test(value) ? Number(value) : value;
       if (typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= 2147483647) return n;
@@ -129,17 +137,50 @@ export function readInput(
         issues.push({ field: path, message: 'must be an ISO 8601 timestamp such as 2026-03-01T09:00:00Z' });
         return undefined;
       }
+    case 'JSONObject':
+      if (typeof value === 'object' && !Array.isArray(value)) return value;
+      issues.push({ field: path, message: 'must be a JSON object' });
+      return undefined;
+    case 'Decimal':
+      if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value.trim()))) return value;
+      issues.push({ field: path, message: 'must be a decimal amount such as "125.50"' });
+      return undefined;
+    case 'LocalDate':
+    case 'LocalTime':
+      // Checked here as the subgraphs' scalars do, so a malformed date or time is a 400 naming its field.
+      try {
+        (type.name === 'LocalDate' ? LocalDate : LocalTime).parseValue(value);
+        return value;
+      } catch {
+        issues.push({
+          field: path,
+          message: type.name === 'LocalDate' ? 'must be a date written YYYY-MM-DD' : 'must be a time of day written HH:MM',
+        });
+        return undefined;
+      }
     default:
-      // Other custom scalars (Decimal, JSON): their owning subgraph parses and validates them.
+      // Other custom scalars (JSON): their owning subgraph parses and validates them.
       return value;
   }
 }
+
+const DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
 
 /** How to rename one selected field of a result; `shape` null means copy the value as it is. */
 export interface ShapeField {
   from: string;
   to: string;
   shape: ShapeField[] | null;
+}
+
+/** Two plans for the same field, merged as GraphQL merges its selections: at every depth. */
+function mergeShapes(a: ShapeField[], b: ShapeField[]): ShapeField[] {
+  const merged = new Map(a.map((f) => [f.from, f]));
+  for (const f of b) {
+    const seen = merged.get(f.from);
+    merged.set(f.from, seen?.shape && f.shape ? { ...seen, shape: mergeShapes(seen.shape, f.shape) } : f);
+  }
+  return [...merged.values()];
 }
 
 /** Compiles a selection set into the renaming plan for its results. */
@@ -155,12 +196,10 @@ export function compileShape(
         const key = sel.alias?.value ?? sel.name.value;
         const def = isObjectType(type) || isInterfaceType(type) ? type.getFields()[sel.name.value] : undefined;
         const named = def ? getNamedType(def.type) : undefined;
-        const childShape =
-          sel.selectionSet && named && isCompositeType(named) ? compileShape(sel.selectionSet, named, fragments) : null;
+        const childShape = sel.selectionSet && named && isCompositeType(named) ? compileShape(sel.selectionSet, named, fragments) : null;
         const existing = out.get(key);
         if (existing?.shape && childShape) {
-          const merged = new Map([...existing.shape, ...childShape].map((f) => [f.from, f]));
-          existing.shape = [...merged.values()];
+          existing.shape = mergeShapes(existing.shape, childShape);
         } else {
           out.set(key, { from: key, to: snakeCase(key), shape: childShape });
         }

@@ -6,9 +6,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeGraph } from '../gateway/composition';
 import { SCHEMA_DIR } from '../shared/paths';
+import { SUBGRAPHS } from '../subgraphs';
 
 async function main() {
-  const graph = await composeGraph();
+  const graph = await composeGraph(SUBGRAPHS);
   const dir = SCHEMA_DIR;
   for (const s of graph.subgraphs) writeFileSync(join(dir, `${s.name}.graphql`), s.sdl.trimEnd() + '\n');
   writeFileSync(join(dir, 'supergraph.graphql'), graph.supergraphSdl.trimEnd() + '\n');

@@ -1,21 +1,30 @@
 /**
- * Writes a migration for one subgraph from the difference between its entities and its checked-in migrations:
- *   npm run migration:create -- <clinical|org|revenue> [--blank]
- * It applies the existing migrations to a scratch database, diffs, writes the file and registers it in the
- * subgraph's migrations/index.ts. Review the SQL before committing.
+ * Writes a migration from the difference between the entities and the checked-in migrations:
+ *   npm run migration:create -- <subgraph> [<module>] [--blank]
+ *   npm run migration:create -- platform [--blank]        (the workers' own schema)
+ * It applies the existing migrations to a scratch database, diffs, and writes the file into the module's
+ * `migrations/` folder (or the subgraph's, or workers/store/migrations), where it is found by name: nothing to
+ * register. Review the SQL before committing.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { config } from '../shared/config';
-import { migrate, openOrm } from '../shared/db';
+import { migrate, openOrm, type OrmDefinition } from '../shared/db';
 import { SUBGRAPHS } from '../subgraphs';
+import { PLATFORM_STORE } from '../workers/store';
 
 async function main() {
-  const name = process.argv[2];
+  const [name, second] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const blank = process.argv.includes('--blank');
-  const def = SUBGRAPHS.find((s) => s.name === name);
-  if (!def) throw new Error(`usage: migration:create <${SUBGRAPHS.map((s) => s.name).join('|')}> [--blank]`);
+  const def: OrmDefinition | undefined = name === 'platform' ? PLATFORM_STORE : SUBGRAPHS.find((s) => s.name === name);
+  if (!def) throw new Error(`usage: migration:create <${[...SUBGRAPHS.map((s) => s.name), 'platform'].join('|')}> [<module>] [--blank]`);
+  const subgraph = SUBGRAPHS.find((s) => s.name === name);
+  if (second && !subgraph?.modules.some((m) => m.name === second)) throw new Error(`${name} has no module ${second}`);
+  const dir =
+    name === 'platform'
+      ? join(process.cwd(), 'workers', 'store', 'migrations')
+      : join(process.cwd(), 'subgraphs', name, ...(second ? [second] : []), 'migrations');
   const base = new URL(config().DATABASE_URL);
   const scratch = `ccp_migration_${process.pid}`;
   const admin = new URL(base.toString());
@@ -29,20 +38,12 @@ async function main() {
     const orm = await openOrm(def, url.toString());
     try {
       await migrate(orm, def.name);
-      const dir = join(process.cwd(), 'subgraphs', def.name, 'migrations');
+      mkdirSync(dir, { recursive: true });
       const result = await orm.getMigrator().createMigration(dir, blank);
       if (!result.fileName) {
         console.log('no changes: entities match the migrations');
         return;
       }
-      const className = result.fileName.replace(/\.ts$/, '');
-      const indexPath = join(dir, 'index.ts');
-      let index = readFileSync(indexPath, 'utf8');
-      const close = index.lastIndexOf('];');
-      if (close < 0) throw new Error(`${indexPath}: cannot find the end of the migrations list`);
-      index = index.slice(0, close) + `  ${className},\n` + index.slice(close);
-      index = index.replace(/(import type \{ Migration \} from '@mikro-orm\/migrations';\n)/, `$1import { ${className} } from './${className}';\n`);
-      writeFileSync(indexPath, index);
       console.log(`wrote ${join(dir, result.fileName)}`);
       for (const line of result.diff.up) console.log('  ' + line);
     } finally {

@@ -7,7 +7,10 @@ const toCamelCache = new Map<string, string>();
 export function snakeCase(name: string): string {
   let out = toSnakeCache.get(name);
   if (out === undefined) {
-    out = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+    out = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+      .toLowerCase();
     toSnakeCache.set(name, out);
   }
   return out;

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Configuration comes from the environment only. Every variable has a documented default (README, "Configuration")
+ * Configuration comes from the environment only. Every variable has a documented default (docs/configuration.md)
  * so `npm start` works on a fresh machine; a bad value stops the process with one clear line.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const oidcProviders = z.array(
   z.object({
@@ -17,6 +15,26 @@ const oidcProviders = z.array(
   }),
 );
 
+const hieExchanges = z.record(
+  z.string().regex(/^[A-Z]{2}$/),
+  z.object({
+    adapter: z.enum(['sandbox', 'fhir']),
+    base_url: z.url().optional(),
+    /** Bearer token the exchange expects, if any. */
+    token: z.string().optional(),
+    timeout_ms: z.number().int().min(100).max(60_000).optional(),
+  }),
+);
+
+const smartClients = z.array(
+  z.object({
+    client_id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+    name: z.string().min(1),
+    launch_url: z.url(),
+    redirect_uris: z.array(z.url()).min(1),
+  }),
+);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -24,21 +42,34 @@ const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/clinical_care'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** Namespace for every Redis key and queue, so several deployments (or test runs) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('ccp'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/)
+    .default('ccp'),
   /** PASERK `k4.secret...` Ed25519 signing key. When absent, one is generated and kept in TOKEN_KEY_FILE. */
   TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.').optional(),
   TOKEN_KEY_FILE: z.string().default('.data/token-keys.json'),
   /** Shared secret signing the viewer that the gateway hands to subgraphs in split mode (HMAC-SHA256). */
   INTERNAL_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86400).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 86400),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(30 * 86400),
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   GRAPHQL_INTROSPECTION: bool.default(false),
+  /** The GraphQL explorer (GraphiQL, served from local assets) at `GET /graphql`; unset: on in development only. */
+  GRAPHQL_EXPLORER: bool.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(5000),
   /** Largest accepted JSON request body, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `local`: subgraphs execute in the gateway's process. `remote`: the gateway calls them over HTTP. */
   SUBGRAPH_MODE: z.enum(['local', 'remote']).default('local'),
@@ -56,11 +87,19 @@ const schema = z.object({
   MAIL_TRANSPORT: z.enum(['sandbox', 'smtp']).default('sandbox'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().default('Clinical Care Platform <no-reply@localhost>'),
-  EMAIL_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  EMAIL_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(24 * 3600),
   RESET_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
   MFA_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   /** Organization invitations (the mailed token) stay valid this long. */
-  INVITATION_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 86400),
+  INVITATION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 86400),
   /**
    * OpenID Connect providers trusted for social login, as JSON:
    * [{"name":"google","issuer":"https://accounts.google.com","jwks_uri":"https://.../certs","client_id":"..."}]
@@ -93,6 +132,8 @@ const schema = z.object({
    * down, or the process stopped first); each such job is recorded then.
    */
   DLQ_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  WORKER_LOCK_MS: z.coerce.number().int().min(1000).default(10_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** Dead letter queue depth at which `GET /admin/dlq/depth` reports `alert: true`. */
   DLQ_ALERT_THRESHOLD: z.coerce.number().int().min(1).default(10),
   /** Bearer token a metrics scraper may present at /metrics instead of an administrator's token. */
@@ -104,7 +145,12 @@ const schema = z.object({
   VIDEO_PROVIDER: z.enum(['sandbox', 'livekit']).default('sandbox'),
   VIDEO_API_URL: z.url().optional(),
   /** Lifetime of a participant's room token. */
-  VIDEO_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(2 * 3600),
+  VIDEO_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(2 * 3600),
   VIDEO_API_KEY: z.string().optional(),
   VIDEO_API_SECRET: z.string().optional(),
   MESSAGING_APP_SECRET: z.string().optional(),
@@ -113,17 +159,134 @@ const schema = z.object({
   INBOUND_FORMS_SECRET: z.string().optional(),
   MOBILE_MONEY_A_SECRET: z.string().optional(),
   MOBILE_MONEY_B_SECRET: z.string().optional(),
+  /** Where uploaded files (session audio) are kept: `local` disk under OBJECT_STORAGE_DIR, or an S3-compatible store. */
+  OBJECT_STORAGE: z.enum(['local', 's3']).default('local'),
+  OBJECT_STORAGE_DIR: z.string().min(1).default('.data/objects'),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** An S3-compatible endpoint (MinIO, Ceph); unset for the cloud's own. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style addressing (`endpoint/bucket/key`), which MinIO and Ceph need. */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Largest audio upload (a recording, a dictation segment), in bytes; 413 beyond. */
+  AUDIO_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(200 * 1024 * 1024),
+  /** Audio types accepted for upload, comma-separated; 415 for others. */
+  AUDIO_UPLOAD_TYPES: z
+    .string()
+    .default('audio/wav,audio/x-wav,audio/wave,audio/mpeg,audio/mp4,audio/x-m4a,audio/aac,audio/ogg,audio/webm,audio/flac,audio/x-flac')
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /**
+   * Base URL of a speech-to-text server speaking the OpenAI-compatible `POST /v1/audio/transcriptions` API
+   * (whisper.cpp server, faster-whisper, vLLM); unset: transcripts wait for a person to submit them.
+   */
+  TRANSCRIPTION_URL: z.url().optional(),
+  TRANSCRIPTION_API_KEY: z.string().optional(),
+  TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  TRANSCRIPTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(10 * 60_000),
+  /** How long the sandbox mobile money provider waits before it calls back, as a customer takes to approve on the phone. */
+  MOBILE_MONEY_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /**
+   * Aggregate health reporting (DHIS2 Web API). `sandbox` answers like DHIS2 on loopback and keeps the values in
+   * Redis; `dhis2` posts to `<REPORTSYS_URL>/api/dataValueSets` with REPORTSYS_TOKEN (personal access token) or
+   * REPORTSYS_USERNAME and REPORTSYS_PASSWORD (basic authentication).
+   */
+  REPORTSYS_PROVIDER: z.enum(['sandbox', 'dhis2']).default('sandbox'),
+  REPORTSYS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  REPORTSYS_USERNAME: z.string().min(1).optional(),
+  REPORTSYS_PASSWORD: z.string().min(1).optional(),
+  REPORTSYS_TOKEN: z.string().min(1).optional(),
+  /**
+   * What the aggregate reports carry: data set, org unit per organization, data element and category option combo
+   * per disease (and age band) and per syndrome. Inline JSON, or the path of a JSON file (docs/public-health.md).
+   */
+  REPORTSYS_MAPPING: z.string().min(1).optional(),
+  /** Feedback submissions per client address (anonymous) or per user (signed in) per window; beyond: 429. */
+  RATE_LIMIT_FEEDBACK_POINTS: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_FEEDBACK_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Audit every read of patient data. Only `npm run bench` turns it off, to measure what it costs. */
   READ_AUDIT: bool.default(true),
+  /** Master patient index: score at or above which a pair may be linked without a person (matching.json when unset). */
+  MPI_AUTO_LINK_THRESHOLD: z.coerce.number().gt(0).max(1).optional(),
+  /** Master patient index: score at or above which a pair waits for a reviewer (matching.json when unset). */
+  MPI_REVIEW_THRESHOLD: z.coerce.number().gt(0).max(1).optional(),
+  /** How often patients missing from the master patient index (or changed since) are indexed. */
+  MPI_INDEX_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * Health information exchanges for cross-border lookup, JSON by country:
+   * {"KE":{"adapter":"fhir","base_url":"https://hie.example/fhir","token":"...","timeout_ms":5000}}.
+   * Countries not named use the sandbox adapter (fixtures).
+   */
+  HIE_EXCHANGES: z
+    .string()
+    .default('{}')
+    .transform((raw, ctx) => {
+      try {
+        return hieExchanges.parse(JSON.parse(raw));
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON object of exchanges by country (${(err as Error).message})` });
+        return z.NEVER;
+      }
+    }),
+  /** FHIR base URLs a caller may name as `hie_endpoint` (comma-separated); any other is refused before a request leaves. */
+  HIE_ENDPOINT_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  HIE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Consecutive failures after which an exchange's circuit opens, and how long it stays open. */
+  HIE_BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  HIE_BREAKER_OPEN_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * SMART on FHIR apps allowed to launch, JSON:
+   * [{"client_id":"growth-chart","name":"Growth chart","launch_url":"https://app/launch","redirect_uris":["https://app/cb"]}]
+   */
+  SMART_CLIENTS: z
+    .string()
+    .default('[]')
+    .transform((raw, ctx) => {
+      try {
+        return smartClients.parse(JSON.parse(raw));
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON list of SMART apps (${(err as Error).message})` });
+        return z.NEVER;
+      }
+    }),
+  SMART_LAUNCH_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  SMART_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
 });
 
+/** Defaults that depend on another variable. */
+const resolved = schema.transform((cfg) => ({
+  ...cfg,
+  GRAPHQL_EXPLORER: cfg.GRAPHQL_EXPLORER ?? cfg.NODE_ENV === 'development',
+}));
 
-export type Config = z.infer<typeof schema>;
+export type Config = z.infer<typeof resolved>;
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = resolved.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${problems}`);

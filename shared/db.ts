@@ -59,6 +59,9 @@ export function ormOptions(def: OrmDefinition, url = config().DATABASE_URL): Opt
   return {
     clientUrl: url,
     schema: def.name,
+    // Each schema's ORM keeps its own request and transaction context: a consumer's transaction in one schema must
+    // not become the context of another schema's EntityManager asked within it (peers in one process).
+    contextName: def.name,
     entities: def.entities,
     extensions: [Migrator],
     migrations: {

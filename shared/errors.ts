@@ -15,7 +15,11 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  /** An upstream service the platform called (a registered AI model) failed or answered nonsense. */
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
+  /** An upstream service the platform called did not answer in time. */
+  GATEWAY_TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -54,6 +58,9 @@ export const errors = {
   forbidden: (message = 'You do not have permission to do this') => new AppError('FORBIDDEN', message),
   notFound: (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`),
   conflict: (message: string) => new AppError('CONFLICT', message),
+  serviceUnavailable: (message: string) => new AppError('SERVICE_UNAVAILABLE', message),
+  badGateway: (message: string) => new AppError('BAD_GATEWAY', message),
+  gatewayTimeout: (message: string) => new AppError('GATEWAY_TIMEOUT', message),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('RATE_LIMITED', 'Too many requests; retry later', undefined, { retryAfter: retryAfterSeconds }),
 };
@@ -61,6 +68,25 @@ export const errors = {
 /** A unique index caught a duplicate the service did not check for first (MikroORM's driver exception). */
 function isUniqueViolation(original: unknown): boolean {
   return !!original && typeof original === 'object' && (original as { name?: string }).name === 'UniqueConstraintViolationException';
+}
+
+/** A lost or refused database connection: SQLSTATE class 08, an administrator's shutdown (57P01-57P03), or a socket error. */
+function isConnectionLoss(original: unknown): boolean {
+  const code = (original as { code?: unknown } | null)?.code;
+  const name = (original as { name?: unknown } | null)?.name;
+  if (name === 'ConnectionException') return true;
+  if (
+    /Connection terminated|connection is closed|Client has encountered a connection error/i.test(String((original as Error)?.message ?? ''))
+  )
+    return true;
+  if (typeof code !== 'string') return false;
+  return /^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code) || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code);
+}
+
+/** SQLSTATE class 22 (data exception) or a NOT NULL violation: a value the database refused. */
+function isDataException(original: unknown): boolean {
+  const code = (original as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (/^22[0-9A-Z]{3}$/.test(code) || code === '23502');
 }
 
 type ValidationErrorLike = { property: string; constraints?: Record<string, string>; children?: ValidationErrorLike[] };
@@ -90,6 +116,24 @@ export function toPublicError(error: GraphQLError, log: (err: unknown, msg: stri
   if (isErrorCode(code)) return { ...base, extensions: stripInternal(error.extensions) };
   if (isUniqueViolation(original)) {
     return { ...base, message: 'A record with these values already exists', extensions: { code: 'CONFLICT' } };
+  }
+  // A value PostgreSQL refused (SQLSTATE class 22, data exception): input no check caught, so still the caller's
+  // fault, never a 500. Logged: each of these is a missing validation to write.
+  if (isDataException(original)) {
+    log(original, 'a value reached the database unchecked');
+    return { ...base, message: 'Invalid input value', extensions: { code: 'VALIDATION_ERROR' } };
+  }
+  // The database went away mid-request (a dropped connection, a restart, a failover): nothing the caller did wrong,
+  // and a write may or may not have been committed. 503 says so; a REST client retries with its Idempotency-Key.
+  if (isConnectionLoss(original)) {
+    log(original, 'the database connection was lost during a request');
+    return {
+      ...base,
+      message:
+        'The database could not be reached while handling this request; a change it asked for may or may not have been ' +
+        'saved. Retry with the same Idempotency-Key, or read the record before writing again.',
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    };
   }
   // Errors graphql-js raises itself (bad variables, unknown fields) carry no originalError and are safe to show.
   if (!error.originalError && (code === 'BAD_USER_INPUT' || code === undefined || code === 'GRAPHQL_VALIDATION_FAILED')) {

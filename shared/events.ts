@@ -1,88 +1,75 @@
 import { z } from 'zod';
 import type { EntityManager } from './db';
-import type { EventEnvelope } from './outbox';
+import type { Peers } from './peers';
+import type { Viewer } from './viewer';
 
 /**
- * The catalogue of bus topics (`svc.<area>.<event>`) and their payloads. Emitters and consumers use these names;
- * the README prints the same catalogue. Payload fields are snake_case, as on the wire.
+ * The event envelope of the internal bus (SPEC, Events). `source_service` is the publishing subgraph.
  */
-export const TOPICS = {
-  userCreated: 'svc.auth.user_created',
-  memberAdded: 'svc.organization.member_added',
-  patientCreated: 'svc.patient.created',
-  patientErased: 'svc.patient.erased',
-  invoiceCreated: 'svc.billing.invoice_created',
-  appointmentBooked: 'svc.scheduling.appointment_booked',
-  appointmentCancelled: 'svc.scheduling.appointment_cancelled',
-  appointmentRescheduled: 'svc.scheduling.appointment_rescheduled',
-  labResultReceived: 'svc.lab.result_received',
-  prescriptionCreated: 'svc.clinical.prescription_created',
-  clinicalRecordUpdated: 'svc.clinical.record_updated',
-  leaveApproved: 'svc.workforce.leave_approved',
-  patientAdmitted: 'svc.facility.patient_admitted',
-  patientTransferred: 'svc.facility.patient_transferred',
-  patientDischarged: 'svc.facility.patient_discharged',
-} as const;
+export interface EventEnvelope<P extends object = Record<string, unknown>> {
+  id: string;
+  topic: string;
+  timestamp: string;
+  source_service: string;
+  payload: P;
+}
 
-export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
+/**
+ * A bus topic (`svc.<area>.<event>`) and its payload. Each module declares the topics it emits in its manifest
+ * (`topics`), next to the code that emits them; docs/events.md is generated from those declarations
+ * (`npm run docs`), so the catalogue cannot drift from the code. Payload fields are snake_case, as on the wire.
+ */
+export interface TopicDefinition<P extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** When it is emitted, completing "emitted when ...". */
+  emittedWhen: string;
+  payload: P;
+}
+
+export type PayloadOf<T extends TopicDefinition> = z.input<T['payload']>;
+
+const TOPIC_NAME = /^svc\.[a-z0-9_]+\.[a-z0-9_]+$/;
+
+export function defineTopic<P extends z.ZodObject>(name: string, emittedWhen: string, payload: P): TopicDefinition<P> {
+  if (!TOPIC_NAME.test(name)) throw new Error(`topic ${name} must look like svc.<area>.<event>`);
+  return { name, emittedWhen, payload };
+}
 
 /** Inbound webhook providers (SPEC: Events, inbound webhooks). Each verified delivery travels on its own topic. */
-export const WEBHOOK_PROVIDERS = ['billing', 'video', 'mobile_money_a', 'mobile_money_b', 'messaging', 'mailer', 'forms'] as const;
+export const WEBHOOK_PROVIDERS = [
+  'billing',
+  'video',
+  'mobile_money_a',
+  'mobile_money_b',
+  'messaging',
+  'mailer',
+  'forms',
+  'workforce_leave',
+] as const;
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
 export const webhookTopic = (provider: WebhookProvider) => `svc.webhook.${provider}_received`;
 
-export interface UserCreatedPayload {
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  registration_role: string;
-}
-
-export interface MemberAddedPayload {
-  organization_id: string;
-  user_id: string;
-  role: string;
-}
-
-/** A leave request approved; `member_id` is the member's user id, dates are YYYY-MM-DD (both days included). */
-export interface LeaveApprovedPayload {
-  leave_request_id: string;
-  organization_id: string;
-  member_id: string;
-  start_date: string;
-  end_date: string;
-  type: string;
-}
-
-/** An admission's moves: admitted into a room, transferred to another, discharged (with the disposition). */
-export interface AdmissionEventPayload {
-  admission_id: string;
-  organization_id: string;
-  patient_id: string;
-  room_id: string;
-  /** Transfers: the room the patient left. */
-  from_room_id?: string;
-  /** Discharges: where the patient went. */
-  disposition?: string;
-  at: string;
-  by: string;
-}
-
 /** A verified inbound webhook delivery, carried whole so its consumer needs nothing else. */
-export interface WebhookReceivedPayload {
-  delivery_id: string;
-  provider: string;
-  provider_event_id: string;
-  event_type: string | null;
+const webhookReceived = z.object({
+  delivery_id: z.uuid(),
+  provider: z.enum(WEBHOOK_PROVIDERS),
+  provider_event_id: z.string(),
+  event_type: z.string().nullable(),
   /** The request body exactly as received (a JSON string, unless the sender broke it). */
-  raw_body: string;
-}
+  raw_body: z.string(),
+});
+
+export type WebhookReceivedPayload = z.infer<typeof webhookReceived>;
+
+/** The platform's own topics: one per webhook provider, emitted by the webhook inbox (workers/). */
+export const WEBHOOK_TOPICS: TopicDefinition[] = WEBHOOK_PROVIDERS.map((provider) =>
+  defineTopic(webhookTopic(provider), `a verified ${provider.replace(/_/g, ' ')} webhook delivery is stored`, webhookReceived),
+);
 
 const envelopeSchema = z.object({
   id: z.string().min(1),
-  topic: z.string().regex(/^svc\.[a-z0-9_]+\.[a-z0-9_]+$/, 'must look like svc.<area>.<event>'),
+  topic: z.string().regex(TOPIC_NAME, 'must look like svc.<area>.<event>'),
   timestamp: z.iso.datetime({ offset: true }),
   source_service: z.string().min(1),
   payload: z.record(z.string(), z.unknown()),
@@ -97,11 +84,17 @@ export function parseEnvelope(data: unknown): EventEnvelope {
   return parsed.data as EventEnvelope;
 }
 
-/** What a consumer's handler gets: the event and a transaction of its subgraph's database. */
+/**
+ * What a consumer's handler gets: the event, a transaction of its subgraph's database, and the other subgraphs
+ * (asked as the platform itself, SYSTEM_VIEWER, which holds no permission: only entity lookups answer it).
+ */
 export interface ConsumerContext {
   em: EntityManager;
   /** How many times this event was tried before (0 on the first attempt). */
   attempt: number;
+  peers: Peers;
+  viewer: Viewer;
+  requestId: string;
 }
 
 /**
@@ -110,6 +103,8 @@ export interface ConsumerContext {
  */
 export interface ConsumerDefinition {
   name: string;
+  /** What it does with an event, completing "the consumer ..." (printed in docs/events.md). */
+  description: string;
   topics: readonly string[];
   handle(event: EventEnvelope, ctx: ConsumerContext): Promise<void>;
 }

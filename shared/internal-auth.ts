@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { clock } from './clock';
+import { config } from './config';
 import { tokenKeys } from './tokens';
 import type { Viewer } from './viewer';
 
@@ -38,4 +40,34 @@ export async function verifyViewer(header: string | undefined): Promise<Forwarde
   const { t, ...caller } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ForwardedCaller & { t: number };
   if (Math.abs(Date.now() - t) > MAX_AGE_MS) throw new Error('stale viewer header');
   return caller;
+}
+
+/**
+ * Webhooks the platform sends to itself (an event relayed to the inbound webhook path that SPEC names for it) carry
+ * `X-Platform-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "webhook.<t>." + body>` with the internal secret.
+ * The `webhook.` prefix keeps these signatures apart from the viewer header's.
+ */
+export const INTERNAL_SIGNATURE_HEADER = 'x-platform-signature';
+
+export async function internalWebhookMac(timestampSeconds: number, body: string | Buffer): Promise<Buffer> {
+  const { internalSecret } = await tokenKeys();
+  return createHmac('sha256', internalSecret).update(`webhook.${timestampSeconds}.`).update(body).digest();
+}
+
+/** The `X-Platform-Signature` value for `body`, timestamped now. */
+export async function signInternalWebhook(body: string): Promise<string> {
+  const t = Math.floor(clock.nowMs() / 1000);
+  return `t=${t},v1=${(await internalWebhookMac(t, body)).toString('hex')}`;
+}
+
+let platformBaseUrl: string | undefined;
+
+/** Where the platform's own processes reach its HTTP edge; the composition root sets it once it listens in one process. */
+export function setPlatformUrl(url: string | undefined): void {
+  platformBaseUrl = url;
+}
+
+/** A path on the platform's own HTTP edge: the address set at start, else PUBLIC_URL. */
+export function platformUrl(path: string): string {
+  return new URL(path, platformBaseUrl ?? config().PUBLIC_URL).toString();
 }

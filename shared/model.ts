@@ -142,6 +142,11 @@ export function patchFrom<T extends object>(input: T, required: readonly (keyof 
   return patch as Partial<T>;
 }
 
+/** The fields a create input sets: a field sent as null is as if it were not sent (its default applies). */
+export function given<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}
+
 /** The fields of a patch that would change the record (times compared as instants, a missing value as null). */
 export function changedKeys<T extends object>(record: T, patch: Partial<T>): (keyof T & string)[] {
   const same = (a: unknown, b: unknown) =>

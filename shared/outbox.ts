@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import type { z } from 'zod';
 import type { EntityManager } from './db';
+import type { EventEnvelope, TopicDefinition } from './events';
 
-/**
- * The event envelope of the internal bus (SPEC, Events). `source_service` is the publishing subgraph.
- */
-export interface EventEnvelope<P extends object = Record<string, unknown>> {
-  id: string;
-  topic: string;
-  timestamp: string;
-  source_service: string;
-  payload: P;
-}
+export type { EventEnvelope };
 
 /**
  * Events waiting to be published, written in the same transaction as the change that caused them; the outbox
@@ -47,6 +40,25 @@ export function recordEvent(em: EntityManager, sourceService: string, topic: str
   event.sourceService = sourceService;
   em.persist(event);
   return event;
+}
+
+/**
+ * Queues an event of a declared topic, its payload checked against the declaration: an event that does not match
+ * its catalogue entry is a bug, caught where it is written rather than by a consumer later.
+ */
+export function emitEvent<P extends z.ZodObject>(
+  em: EntityManager,
+  sourceService: string,
+  topic: TopicDefinition<P>,
+  payload: z.input<P>,
+): OutboxEvent {
+  const checked = topic.payload.safeParse(payload);
+  if (!checked.success) {
+    throw new Error(
+      `payload of ${topic.name} does not match its declaration: ${checked.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
+  }
+  return recordEvent(em, sourceService, topic.name, payload as object);
 }
 
 /**

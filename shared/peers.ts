@@ -1,7 +1,7 @@
-import { execute, parse, validate, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { execute, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { subgraphUrl } from './config';
 import { signViewer, VIEWER_HEADER, type ForwardedCaller } from './internal-auth';
-import type { SubgraphRuntime } from './subgraph';
+import type { Viewer } from './viewer';
 
 /**
  * How a subgraph asks another one about entities that one owns. A subgraph never reads another's tables, so a
@@ -36,7 +36,14 @@ export const remotePeers: Peers = {
  * The peers of one process: the other subgraphs' schemas run here, each with its own fresh context. The few
  * documents asked are parsed and validated once, on first use.
  */
-export function localPeers(runtimes: ReadonlyMap<string, SubgraphRuntime>): Peers {
+/** What local peers need of a subgraph running in this process. */
+export interface LocalSubgraph {
+  schema: GraphQLSchema;
+  /** The subgraph's request context (opaque here: it is handed to the subgraph's own resolvers). */
+  createContext(viewer: Viewer | undefined, meta: { requestId: string; ip?: string; userAgent?: string }): unknown;
+}
+
+export function localPeers(runtimes: ReadonlyMap<string, LocalSubgraph>): Peers {
   const documents = new Map<string, DocumentNode>();
   return {
     async query(subgraph, source, variables, caller) {

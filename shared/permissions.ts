@@ -1,8 +1,9 @@
 import { errors } from './errors';
-import { isPlatformAdmin, membershipRole, type Viewer } from './viewer';
+import { isPlatformAdmin, membershipRole, membershipRoles, type Viewer } from './viewer';
 
 /**
- * Organization roles. A member holds one of these in each organization they belong to.
+ * Organization roles. A member holds one or more of these in each organization they belong to (the first is their
+ * primary role); a permission held by any of them is held.
  * Platform roles (`SUPER:ADMIN`, `APP:ADMIN`) live on the user and pass every organization check.
  */
 export const ORG_ROLES = [
@@ -25,7 +26,7 @@ const CLINICAL_READERS: OrgRole[] = ['ORG:ADMIN', 'ORG:DOCTOR', 'ORG:NURSE', 'OR
 /**
  * The one permissions table. Each organization permission names the organization roles that hold it and the API
  * key scope that grants it to a developer key of the same organization (none: keys never get it). Platform
- * permissions name platform roles. The README prints both tables.
+ * permissions name platform roles. docs/permissions.md prints both tables.
  */
 export const PERMISSIONS = {
   'organizations:read': { roles: EVERY_MEMBER, scope: 'organizations:read' },
@@ -39,6 +40,15 @@ export const PERMISSIONS = {
   'prescriptions:dispense': { roles: ['ORG:PHARMACIST', 'ORG:ADMIN'], scope: null },
   'invoices:read': { roles: ['ORG:ADMIN', 'ORG:BILLING', 'ORG:RECEPTIONIST'], scope: 'invoices:read' },
   'invoices:write': { roles: ['ORG:ADMIN', 'ORG:BILLING'], scope: 'invoices:write' },
+  /** Payments the organization received (recorded at the desk, mobile money, payers' remittances). */
+  'payments:read': { roles: ['ORG:ADMIN', 'ORG:BILLING', 'ORG:RECEPTIONIST'], scope: 'payments:read' },
+  'payments:write': { roles: ['ORG:ADMIN', 'ORG:BILLING', 'ORG:RECEPTIONIST'], scope: 'payments:write' },
+  /** Insurance claims (they carry diagnoses), their analytics, fraud flags and reconciliation. */
+  'claims:read': { roles: ['ORG:ADMIN', 'ORG:BILLING'], scope: 'claims:read' },
+  'claims:write': { roles: ['ORG:ADMIN', 'ORG:BILLING'], scope: 'claims:write' },
+  /** Insurance policies of the organization's patients; enrolling them in plans. */
+  'insurance:read': { roles: ['ORG:ADMIN', 'ORG:BILLING', 'ORG:RECEPTIONIST'], scope: 'insurance:read' },
+  'insurance:write': { roles: ['ORG:ADMIN', 'ORG:BILLING', 'ORG:RECEPTIONIST'], scope: 'insurance:write' },
   'api-keys:manage': { roles: ['ORG:ADMIN'], scope: null },
   /** Data subject requests executed by the organization (the patient and platform administrators may too). */
   'patients:erase': { roles: ['ORG:ADMIN'], scope: null },
@@ -57,6 +67,27 @@ export const PERMISSIONS = {
   'appointments:read': { roles: [...CLINICIANS, 'ORG:RECEPTIONIST'], scope: 'appointments:read' },
   'appointments:write': { roles: [...CLINICIANS, 'ORG:RECEPTIONIST'], scope: 'appointments:write' },
   'leave:approve': { roles: ['ORG:ADMIN'], scope: null },
+  /** The organization's audit trail of patient data: who read or changed what (everyone reads their own actions). */
+  'audit:read': { roles: ['ORG:ADMIN'], scope: null },
+  /** Edge devices running AI models: register them, and their heartbeats (a device's own key holds the scope). */
+  'ai-devices:manage': { roles: ['ORG:ADMIN'], scope: 'ai-devices:write' },
+  /** Supply marketplace: a facility's stock, its purchase orders and the orders patients place with it. */
+  'inventory:read': { roles: ['ORG:ADMIN', 'ORG:PHARMACIST', 'ORG:DOCTOR', 'ORG:NURSE', 'ORG:STAFF'], scope: 'inventory:read' },
+  'inventory:write': { roles: ['ORG:ADMIN', 'ORG:PHARMACIST'], scope: 'inventory:write' },
+  'purchase-orders:approve': { roles: ['ORG:ADMIN'], scope: null },
+  'supply-orders:read': { roles: ['ORG:ADMIN', 'ORG:PHARMACIST', 'ORG:STAFF', 'ORG:BILLING'], scope: 'supply-orders:read' },
+  'supply-orders:write': { roles: ['ORG:ADMIN', 'ORG:PHARMACIST', 'ORG:STAFF'], scope: 'supply-orders:write' },
+  'supply-orders:verify': { roles: ['ORG:PHARMACIST'], scope: null },
+  /** Treatment protocols of the organization: create, revise, retire. */
+  'protocols:write': { roles: ['ORG:ADMIN', 'ORG:DOCTOR'], scope: null },
+  /** Feedback about the organization: list, read, triage, resolve. */
+  'feedback:manage': { roles: ['ORG:ADMIN'], scope: null },
+  /** Rosters: members, shift types, coverage requirements and published rosters; one's own swaps. */
+  'workforce:read': { roles: EVERY_MEMBER, scope: 'workforce:read' },
+  /** Rosters: create, generate, approve, publish; members and shift types; swaps for staff without an account; fairness. */
+  'workforce:manage': { roles: ['ORG:ADMIN'], scope: null },
+  /** Courses and assessments, enrolling others, awarding CME credits, everyone's training records. */
+  'training:manage': { roles: ['ORG:ADMIN'], scope: null },
 } satisfies Record<string, { roles: OrgRole[]; scope: string | null }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -69,14 +100,22 @@ export const PLATFORM_PERMISSIONS = {
   'admin:queues': ['SUPER:ADMIN', 'APP:ADMIN'],
   'admin:organizations': ['SUPER:ADMIN', 'APP:ADMIN'],
   'admin:doctors': ['SUPER:ADMIN', 'APP:ADMIN'],
+  /** The drug interaction knowledge decision support checks against. */
+  'cds:knowledge': ['SUPER:ADMIN', 'APP:ADMIN'],
+  /** The registry of AI models (built-in and external). */
+  'ai:models': ['SUPER:ADMIN', 'APP:ADMIN'],
+  'marketplace:catalog': ['SUPER:ADMIN', 'APP:ADMIN'],
+  'admin:insurance': ['SUPER:ADMIN', 'APP:ADMIN'],
+  /** Public health across organizations: dashboard, aggregate reports (export, push), all feedback. */
+  'public-health': ['SUPER:ADMIN', 'APP:ADMIN'],
+  /** The master patient index: matching, links, candidate review (SPEC restricts it to these two roles). */
+  'mpi:manage': ['SUPER:ADMIN', 'APP:ADMIN'],
 } satisfies Record<string, readonly string[]>;
 
 export type PlatformPermission = keyof typeof PLATFORM_PERMISSIONS;
 
 /** Every scope an API key may hold: `<resource>:<read|write>` for the resources above. */
-export const API_KEY_SCOPES: readonly string[] = [
-  ...new Set(Object.values(PERMISSIONS).flatMap((p) => (p.scope ? [p.scope] : []))),
-].sort();
+export const API_KEY_SCOPES: readonly string[] = [...new Set(Object.values(PERMISSIONS).flatMap((p) => (p.scope ? [p.scope] : [])))].sort();
 
 /** Whether the viewer may use `permission` inside `organizationId`. */
 export function can(viewer: Viewer | undefined, permission: Permission, organizationId: string): boolean {
@@ -86,8 +125,7 @@ export function can(viewer: Viewer | undefined, permission: Permission, organiza
     return !!rule.scope && viewer.apiKey.organizationId === organizationId && viewer.apiKey.scopes.includes(rule.scope);
   }
   if (isPlatformAdmin(viewer)) return true;
-  const role = membershipRole(viewer, organizationId);
-  return !!role && (rule.roles as readonly string[]).includes(role);
+  return membershipRoles(viewer, organizationId).some((role) => (rule.roles as readonly string[]).includes(role));
 }
 
 /** The organizations where the viewer holds `permission`; null for platform administrators, who hold it in every one. */
@@ -106,12 +144,6 @@ export function canSeeOrganization(viewer: Viewer | undefined, organizationId: s
 
 export function requireViewer(viewer: Viewer | undefined): Viewer {
   if (!viewer) throw errors.unauthorized();
-  return viewer;
-}
-
-/** Only the platform itself (a verified inbound webhook, relayed by the edge) may act here. */
-export function requireSystem(viewer: Viewer | undefined, system: NonNullable<Viewer['system']>): Viewer {
-  if (viewer?.system !== system) throw errors.forbidden('This operation is internal');
   return viewer;
 }
 

@@ -8,6 +8,9 @@ export const EVENTS_QUEUE = 'events';
 /** A mirror of the dead letter table for the dashboard (no worker: entries wait there until handled). */
 export const DEAD_LETTER_QUEUE = 'dead-letters';
 
+/** Jobs the modules run on a schedule (one BullMQ job scheduler per job). */
+export const SCHEDULED_QUEUE = 'scheduled';
+
 export const consumerQueue = (consumer: string) => `consumer.${consumer}`;
 
 /** Retries with exponential backoff, from configuration. */
@@ -32,4 +35,14 @@ export function openQueue(name: string, connection: ConnectionOptions): Queue {
   });
   queue.on('error', (err) => logger.warn({ err: err.message, queue: name }, 'queue connection error'));
   return queue;
+}
+
+/**
+ * Options of every BullMQ worker: a job whose worker dies (kill -9, a lost machine) is taken up again once its lock
+ * expires and the next stalled-job check runs, within WORKER_LOCK_MS + WORKER_STALLED_INTERVAL_MS (15 s by default,
+ * against BullMQ's 60 s).
+ */
+export function workerOptions(): { lockDuration: number; stalledInterval: number; maxStalledCount: number } {
+  const cfg = config();
+  return { lockDuration: cfg.WORKER_LOCK_MS, stalledInterval: cfg.WORKER_STALLED_INTERVAL_MS, maxStalledCount: 2 };
 }

@@ -6,9 +6,10 @@ import { appRedis, redisKey } from './redis';
 /**
  * Rate limits shared by every process through Redis (an in-memory limiter stands in while Redis is unreachable).
  * `general`: every request, per caller, at the edge. `auth`: brute-force targets (login, register, refresh,
- * forgot-password, MFA challenge), per client address, in the auth service so GraphQL gets it too.
+ * forgot-password, MFA challenge), per client address, in the auth service so GraphQL gets it too. `feedback`: feedback
+ * submissions, per client address (anonymous) or per user, in the feedback service.
  */
-export type LimitKind = 'general' | 'auth';
+export type LimitKind = 'general' | 'auth' | 'feedback';
 
 export interface LimitState {
   limit: number;
@@ -35,6 +36,7 @@ function limiter(kind: LimitKind): RateLimiterRedis {
     limiters = {
       general: build('general', cfg.RATE_LIMIT_POINTS, cfg.RATE_LIMIT_WINDOW_SECONDS),
       auth: build('auth', cfg.RATE_LIMIT_AUTH_POINTS, cfg.RATE_LIMIT_AUTH_WINDOW_SECONDS),
+      feedback: build('feedback', cfg.RATE_LIMIT_FEEDBACK_POINTS, cfg.RATE_LIMIT_FEEDBACK_WINDOW_SECONDS),
     };
   }
   return limiters[kind];

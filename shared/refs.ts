@@ -26,7 +26,10 @@ export class PatientRef {
 
 const OWN_PATIENT = 'query OwnPatientProfile { myPatientProfile { id } }';
 
-const callerOf = (ctx: SubgraphContext) => ({ viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent });
+/** Who asks another subgraph: a request's caller, or the platform itself in a bus consumer. */
+export type PeerCaller = Pick<SubgraphContext, 'peers' | 'viewer' | 'requestId'> & { ip?: string; userAgent?: string };
+
+const callerOf = (ctx: PeerCaller) => ({ viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent });
 
 /**
  * The id of the signed-in person's own patient profile in the clinical subgraph, or null when they have none. Only
@@ -62,7 +65,7 @@ const PATIENT_ORGANIZATION = entityLookup('clinical', 'Patient', '{ id organizat
 const ORGANIZATION_STATUS = entityLookup('org', 'Organization', '{ id status }');
 
 /** An entity of another subgraph as its owner shows it to the caller, or null when it does not exist or is hidden. */
-async function peerEntity<T>(ctx: SubgraphContext, lookup: EntityLookup, id: string): Promise<T | null> {
+async function peerEntity<T>(ctx: PeerCaller, lookup: EntityLookup, id: string): Promise<T | null> {
   const { subgraph, typename, document } = lookup;
   const result = await ctx.peers.query(subgraph, document, { representations: [{ __typename: typename, id }] }, callerOf(ctx));
   if (result.errors?.length) throw new Error(`${typename} lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
@@ -74,7 +77,12 @@ async function peerEntity<T>(ctx: SubgraphContext, lookup: EntityLookup, id: str
  * (or that does not exist) is a 404, as for any record they may not read; one of another organization (seen
  * through a consent) is a 400 naming `field`.
  */
-export async function requirePatientOf(ctx: SubgraphContext, patientId: string, organizationId: string, field = 'patientId'): Promise<void> {
+export async function requirePatientOf(
+  ctx: SubgraphContext,
+  patientId: string,
+  organizationId: string,
+  field = 'patientId',
+): Promise<void> {
   if (!isUuid(patientId)) throw errors.invalidField(field, 'must be a patient id');
   const patient = await peerEntity<{ organization: { id: string } | null }>(ctx, PATIENT_ORGANIZATION, patientId);
   if (!patient) throw errors.notFound('Patient');
@@ -82,7 +90,7 @@ export async function requirePatientOf(ctx: SubgraphContext, patientId: string, 
 }
 
 /** An organization's status as the org subgraph has it, or null when there is no such organization. */
-export async function organizationStatus(ctx: SubgraphContext, organizationId: string): Promise<string | null> {
+export async function organizationStatus(ctx: PeerCaller, organizationId: string): Promise<string | null> {
   if (!isUuid(organizationId)) return null;
   return (await peerEntity<{ status: string }>(ctx, ORGANIZATION_STATUS, organizationId))?.status ?? null;
 }

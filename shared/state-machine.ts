@@ -3,7 +3,7 @@ import { errors } from './errors';
 /**
  * A state machine written down once: each action names the states it may start from and the state it leads to.
  * Services call `next` for a transition; an illegal one is a 409 CONFLICT that says what was tried and why not.
- * The README prints every machine from these definitions.
+ * The pages under docs/ print every machine from these definitions.
  */
 export interface StateMachine<S extends string, A extends string> {
   name: string;

@@ -3,47 +3,36 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { validate as classValidate } from 'class-validator';
 import DataLoader from 'dataloader';
+import type { Constructor } from '@mikro-orm/core';
+import type { Migration } from '@mikro-orm/migrations';
 import type { GraphQLSchema } from 'graphql';
 import { gql } from 'graphql-tag';
-import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, type NonEmptyArray, type ResolverData } from 'type-graphql';
+import type { ReferenceResolver, RequestMeta, SubgraphContext } from './context';
 import { ensureDatabase, migrate, openOrm, type EntityManager, type MikroORM, type OrmDefinition } from './db';
 import { errors, issuesFromClassValidator } from './errors';
-import type { ConsumerDefinition } from './events';
+import type { ConsumerDefinition, TopicDefinition } from './events';
+import type { LoadedModule, ModuleManifest, ScheduledJob } from './module';
 import { remotePeers, type Peers } from './peers';
+import { PUBLIC_ROOT_FIELDS } from './public';
+import type { Plumbing } from './plumbing';
 import type { Viewer } from './viewer';
 
-/** What every resolver and service receives. One per subgraph fetch: its own EntityManager, its own loaders. */
-export interface SubgraphContext {
-  viewer?: Viewer;
-  em: EntityManager;
-  requestId: string;
-  ip?: string;
-  userAgent?: string;
-  loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error | null)[]>): DataLoader<K, V | null>;
-  /** The other subgraphs, asked as this caller (shared/peers.ts). */
-  peers: Peers;
-}
+export type { RequestMeta, SubgraphContext };
 
-export interface RequestMeta {
-  requestId: string;
-  ip?: string;
-  userAgent?: string;
-}
-
-type ReferenceResolver = (reference: { id: string }, ctx: SubgraphContext) => unknown;
-
+/** A subgraph as its `index.ts` declares it: a name and the modules found in its folder. */
 export interface SubgraphDefinition extends OrmDefinition {
+  description: string;
+  modules: readonly LoadedModule[];
   resolvers: NonEmptyArray<Function>;
-  /** Types not reachable from a resolver signature that must still be in the schema (entity stubs). */
-  orphanedTypes?: Function[];
-  /** `__resolveReference` per entity type this subgraph owns. */
-  references?: Record<string, ReferenceResolver>;
-  /** Runs after migrations at start (bootstrap data). */
-  onStart?(runtime: SubgraphRuntime): Promise<void>;
-  /** Bus consumers whose effects live in this subgraph's database. */
-  consumers?: ConsumerDefinition[];
-  /** Runs before the database closes (flush buffers). */
-  onStop?(runtime: SubgraphRuntime): Promise<void>;
+  orphanedTypes: Function[];
+  references: Record<string, ReferenceResolver>;
+  consumers: ConsumerDefinition[];
+  jobs: ScheduledJob[];
+  topics: TopicDefinition[];
+  /** Subgraph-wide hooks, run after the modules' own. */
+  onStart?: ModuleManifest['onStart'];
+  onStop?: ModuleManifest['onStop'];
 }
 
 export interface SubgraphRuntime {
@@ -56,12 +45,62 @@ export interface SubgraphRuntime {
   close(): Promise<void>;
 }
 
+/**
+ * Gathers a subgraph from its modules. `entities` and `migrations` are the subgraph's own, beside its modules':
+ * the platform tables every schema has (outbox, processed events, counters) and the migrations written before
+ * modules carried their own.
+ */
+export function defineSubgraph(spec: {
+  name: string;
+  description: string;
+  modules: LoadedModule[];
+  entities: Constructor<object>[];
+  migrations: Constructor<Migration>[];
+  /** Subgraph-wide hooks, after the modules' own. */
+  onStart?: ModuleManifest['onStart'];
+  onStop?: ModuleManifest['onStop'];
+}): SubgraphDefinition {
+  const { modules } = spec;
+  const references: Record<string, ReferenceResolver> = {};
+  for (const m of modules) {
+    for (const [type, resolve] of Object.entries(m.references ?? {})) {
+      if (references[type]) throw new Error(`${spec.name}: two modules resolve references of ${type}`);
+      references[type] = resolve;
+    }
+  }
+  const resolvers = modules.flatMap((m) => m.resolvers ?? []);
+  if (!resolvers.length) throw new Error(`${spec.name}: no module has resolvers`);
+  const migrations = [...spec.migrations, ...modules.flatMap((m) => m.migrations)].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    name: spec.name,
+    description: spec.description,
+    modules,
+    entities: [...new Set([...modules.flatMap((m) => m.entities ?? []), ...spec.entities])],
+    migrations,
+    resolvers: resolvers as NonEmptyArray<Function>,
+    orphanedTypes: modules.flatMap((m) => m.orphanedTypes ?? []),
+    references,
+    consumers: modules.flatMap((m) => m.consumers ?? []),
+    jobs: modules.flatMap((m) => m.jobs ?? []),
+    topics: modules.flatMap((m) => m.topics ?? []),
+    onStart: spec.onStart,
+    onStop: spec.onStop,
+  };
+}
+
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", ' +
   'import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
 
-/** Input and argument objects are checked with their class-validator decorators; failures name every field. */
-async function validateInput(value: unknown): Promise<void> {
+/**
+ * Input and argument objects are checked with their class-validator decorators; failures name every field. An
+ * anonymous caller of a root field that is not public is turned away (401) before its input is looked at.
+ */
+async function validateInput(value: unknown, _type: unknown, data: ResolverData<object>): Promise<void> {
+  const { info, context } = data;
+  const root = info.parentType.name === 'Query' || info.parentType.name === 'Mutation';
+  if (root && !(context as Partial<SubgraphContext> | undefined)?.viewer && !PUBLIC_ROOT_FIELDS.has(info.fieldName))
+    throw errors.unauthorized();
   if (value === null || typeof value !== 'object') return;
   const items = Array.isArray(value) ? value : [value];
   for (const item of items) {
@@ -80,16 +119,19 @@ export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSch
     validateFn: validateInput,
   });
   const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
-  for (const [typeName, resolve] of Object.entries(def.references ?? {})) {
+  for (const [typeName, resolve] of Object.entries(def.references)) {
     resolvers[typeName] = { ...resolvers[typeName], __resolveReference: resolve };
   }
   return buildSubgraphSchema({
-    typeDefs: gql`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`,
+    typeDefs: gql`
+      ${FEDERATION_LINK}
+      ${printSchemaWithDirectives(schema)}
+    `,
     resolvers: resolvers as never,
   });
 }
 
-function contextFactory(orm: MikroORM, peers: () => Peers) {
+function contextFactory(orm: MikroORM, peers: () => Peers, plumbing: Plumbing) {
   return (viewer: Viewer | undefined, meta: RequestMeta): SubgraphContext => {
     const loaders = new Map<string, DataLoader<unknown, unknown>>();
     return {
@@ -99,6 +141,7 @@ function contextFactory(orm: MikroORM, peers: () => Peers) {
       ip: meta.ip,
       userAgent: meta.userAgent,
       peers: peers(),
+      plumbing,
       loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error | null)[]>) {
         let l = loaders.get(name) as DataLoader<K, V | null> | undefined;
         if (!l) {
@@ -111,8 +154,14 @@ function contextFactory(orm: MikroORM, peers: () => Peers) {
   };
 }
 
-/** Opens the subgraph's database (creating it and applying migrations) and builds its schema. */
-export async function startSubgraph(def: SubgraphDefinition, opts: { migrate?: boolean } = {}): Promise<SubgraphRuntime> {
+/**
+ * Opens the subgraph's database (creating it and applying migrations) and builds its schema. `plumbing` is what
+ * the platform hands the subgraph's modules (shared/plumbing.ts).
+ */
+export async function startSubgraph(
+  def: SubgraphDefinition,
+  opts: { migrate?: boolean; plumbing?: Plumbing } = {},
+): Promise<SubgraphRuntime> {
   await ensureDatabase();
   const orm = await openOrm(def);
   try {
@@ -123,13 +172,13 @@ export async function startSubgraph(def: SubgraphDefinition, opts: { migrate?: b
       schema,
       orm,
       peers: remotePeers,
-      createContext: contextFactory(orm, () => runtime.peers),
+      createContext: contextFactory(orm, () => runtime.peers, opts.plumbing ?? {}),
       close: async () => {
-        await def.onStop?.(runtime);
+        for (const hooks of [...def.modules, def]) await hooks.onStop?.(runtime);
         await orm.close();
       },
     };
-    await def.onStart?.(runtime);
+    for (const hooks of [...def.modules, def]) await hooks.onStart?.(runtime);
     return runtime;
   } catch (err) {
     await orm.close();

@@ -1,6 +1,9 @@
-import { IsEmail, Matches, MaxLength, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { IsEmail, Matches, MaxLength, ValidateBy, buildMessage, isISO31661Alpha2, type ValidationOptions } from 'class-validator';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { clock } from './clock';
-import { MONEY } from './money';
+
+// Modules take every field rule from this file; the money ones are defined in money.ts, beside the currency table.
+export { IsCurrency, IsMoney } from './money';
 
 /**
  * Field rules shared by every module's input types. Messages leave the field name out: the error names the field
@@ -23,8 +26,24 @@ export function IsEmailAddress(): PropertyDecorator {
 /** E.164: a leading `+`, country code, 7 to 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
+/**
+ * A phone number that exists in its country's numbering plan, written exactly as E.164 (`+254712345678`: no spaces,
+ * no trunk 0 after the country code), so one number is stored one way. The full ("max") metadata of libphonenumber-js
+ * checks the prefixes; its default metadata checks lengths only and takes numbers such as +254131234567 or
+ * +233301234567 that no network assigns.
+ */
 export function IsPhone(): PropertyDecorator {
-  return Matches(E164, { message: 'must be in international format, for example +254712345678' });
+  return ValidateBy({
+    name: 'isPhone',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'string' || !E164.test(value)) return false;
+        const parsed = parsePhoneNumberFromString(value);
+        return !!parsed && parsed.isValid() && parsed.number === value;
+      },
+      defaultMessage: () => 'must be in international format, for example +254712345678',
+    },
+  });
 }
 
 /** A real calendar date written `YYYY-MM-DD`; `notFuture` rejects dates after today (UTC). */
@@ -39,10 +58,7 @@ export function IsCalendarDate(opts: { notFuture?: boolean } = {}, options?: Val
           if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) return false;
           return !opts.notFuture || value <= new Date().toISOString().slice(0, 10);
         },
-        defaultMessage: buildMessage(
-          () => `must be a date in YYYY-MM-DD format${opts.notFuture ? ', not in the future' : ''}`,
-          options,
-        ),
+        defaultMessage: buildMessage(() => `must be a date in YYYY-MM-DD format${opts.notFuture ? ', not in the future' : ''}`, options),
       },
     },
     options,
@@ -50,32 +66,30 @@ export function IsCalendarDate(opts: { notFuture?: boolean } = {}, options?: Val
 }
 
 /** One of a fixed list of strings; with `ignoreCase` the service is expected to store the canonical spelling. */
-export function IsOneOf(
-  values: readonly string[],
-  opts: { ignoreCase?: boolean } = {},
-  options?: ValidationOptions,
-): PropertyDecorator {
+export function IsOneOf(values: readonly string[], opts: { ignoreCase?: boolean } = {}, options?: ValidationOptions): PropertyDecorator {
   const accepted = opts.ignoreCase ? values.map((v) => v.toLowerCase()) : values;
   return ValidateBy(
     {
       name: 'isOneOf',
       constraints: [values],
       validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && accepted.includes(opts.ignoreCase ? value.toLowerCase() : value),
-        defaultMessage: buildMessage(
-          (each) => `${each ? 'must only contain' : 'must be one of'}: ${values.join(', ')}`,
-          options,
-        ),
+        validate: (value: unknown) => typeof value === 'string' && accepted.includes(opts.ignoreCase ? value.toLowerCase() : value),
+        defaultMessage: buildMessage((each) => `${each ? 'must only contain' : 'must be one of'}: ${values.join(', ')}`, options),
       },
     },
     options,
   );
 }
 
-/** ISO 3166-1 alpha-2 country code, upper case. */
+/** ISO 3166-1 alpha-2 country code, upper case (stored and compared as sent): `ZZ`, `XK` and `ke` are refused. */
 export function IsCountryCode(): PropertyDecorator {
-  return Matches(/^[A-Z]{2}$/, { message: 'must be a two-letter country code such as KE' });
+  return ValidateBy({
+    name: 'isCountryCode',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isISO31661Alpha2(value),
+      defaultMessage: () => 'must be an ISO 3166-1 alpha-2 country code such as KE',
+    },
+  });
 }
 
 /** A password the platform accepts: 8 to 128 characters with at least one letter and one digit. */
@@ -85,22 +99,6 @@ export function IsStrongPassword(): PropertyDecorator {
       message: 'must be 8 to 128 characters and contain at least one letter and one digit',
     })(target, key);
   };
-}
-
-/** A non-negative amount with at most two decimals, as a string ("125.50"). */
-export function IsMoney(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isMoney',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && MONEY.test(value),
-      defaultMessage: () => 'must be a non-negative amount with at most two decimals, such as "125.50"',
-    },
-  });
-}
-
-/** ISO 4217 currency code, upper case. */
-export function IsCurrency(): PropertyDecorator {
-  return Matches(/^[A-Z]{3}$/, { message: 'must be a three-letter currency code such as KES' });
 }
 
 /** A finite number from `min` to `max` inclusive; the message names the unit ("must be between 20 and 300 /min"). */
@@ -127,7 +125,8 @@ export function IsNotFuture(options?: ValidationOptions): PropertyDecorator {
     {
       name: 'isNotFuture',
       validator: {
-        validate: (value: unknown) => value instanceof Date && !Number.isNaN(value.getTime()) && value.getTime() <= clock.nowMs() + CLOCK_SKEW_MS,
+        validate: (value: unknown) =>
+          value instanceof Date && !Number.isNaN(value.getTime()) && value.getTime() <= clock.nowMs() + CLOCK_SKEW_MS,
         defaultMessage: buildMessage(() => 'must not be in the future', options),
       },
     },

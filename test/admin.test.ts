@@ -46,11 +46,12 @@ describe('GET /api/admin/users', () => {
 });
 
 describe('PATCH /api/admin/users/:id/status', () => {
-  it("suspending a user rejects their live token, refresh token and API keys at once", async () => {
+  it('suspending a user rejects their live token, refresh token and API keys at once', async () => {
     const target = await signUp(app.api, { registration_role: 'DOCTOR' });
     const login = await app.api.post('/api/auth/login', { email: target.user.email, password: PASSWORD });
     const org = await createOrganization(target.api);
-    const key = (await target.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: org.id })).body.data.key;
+    const key = (await target.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: org.id })).body.data
+      .key;
     const keyRead = () => app.api.get(`/api/organizations/${org.id}/patients`, { headers: { 'x-api-key': key } });
     expect((await keyRead()).status).toBe(200);
     expect((await target.api.get('/api/auth/me')).status).toBe(200);
@@ -90,17 +91,26 @@ describe('GET /api/admin/health', () => {
     const names = res.body.data.checks.map((c: { name: string }) => c.name);
     expect(names).toEqual(expect.arrayContaining(['postgres', 'redis', 'queue:events']));
     for (const check of res.body.data.checks) expect(check).toMatchObject({ ok: true, latency_ms: expect.any(Number) });
-    expect(res.body.data.checks.find((c: { name: string }) => c.name === 'queue:events').counts).toMatchObject({ waiting: expect.any(Number) });
+    expect(res.body.data.checks.find((c: { name: string }) => c.name === 'queue:events').counts).toMatchObject({
+      waiting: expect.any(Number),
+    });
   });
 });
 
 describe('security audit', () => {
   const events = (api: Api, vars: Record<string, unknown>) =>
-    api.graphql('query($u: ID, $t: String) { securityEvents(userId: $u, type: $t, limit: 50) { total items { type actorId userId ip details } } }', vars);
+    api.graphql(
+      'query($u: ID, $t: String) { securityEvents(userId: $u, type: $t, limit: 50) { total items { type actorId userId ip details } } }',
+      vars,
+    );
 
   it('records logins, failures, key changes and status changes with actor, time and address', async () => {
     const user = await signUp(app.api);
-    await app.api.post('/api/auth/login', { email: user.user.email, password: 'Wrong-passw0rd' }, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+    await app.api.post(
+      '/api/auth/login',
+      { email: user.user.email, password: 'Wrong-passw0rd' },
+      { headers: { 'x-forwarded-for': '198.51.100.7' } },
+    );
     await app.api.post('/api/auth/login', { email: user.user.email, password: PASSWORD });
     await admin.patch(`/api/admin/users/${user.user.id}/status`, { status: 'suspended' });
     const res = await events(admin, { u: user.user.id });

@@ -52,7 +52,11 @@ describe('POST /api/developer/keys', () => {
   });
 
   it('validates scopes against the real resource list', async () => {
-    const res = await admin.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read', 'spaceships:write'], organization_id: orgId });
+    const res = await admin.api.post('/api/developer/keys', {
+      name: 'k',
+      scopes: ['patients:read', 'spaceships:write'],
+      organization_id: orgId,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ field: 'scopes', message: expect.stringMatching(/^must only contain: .*patients:read/) }]);
     expect((await admin.api.post('/api/developer/keys', { name: 'k', scopes: [], organization_id: orgId })).status).toBe(400);
@@ -62,9 +66,13 @@ describe('POST /api/developer/keys', () => {
   it('is for organization administrators only', async () => {
     const nurse = await signUp(app.api, { registration_role: 'NURSE' });
     await addMember(app, orgId, nurse.user.id, 'ORG:NURSE');
-    expect((await nurse.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: orgId })).status).toBe(403);
+    expect((await nurse.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: orgId })).status).toBe(
+      403,
+    );
     const stranger = await signUp(app.api);
-    expect((await stranger.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: orgId })).status).toBe(404);
+    expect((await stranger.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'], organization_id: orgId })).status).toBe(
+      404,
+    );
     expect((await app.api.post('/api/developer/keys', { name: 'k', scopes: ['patients:read'] })).status).toBe(401);
   });
 });
@@ -91,7 +99,7 @@ describe('X-API-Key', () => {
     expect(res.body.data.mrn).toMatch(/^MRN-\d{6}$/);
   });
 
-  it("sees nothing of another organization, and cannot manage keys or act as a person", async () => {
+  it('sees nothing of another organization, and cannot manage keys or act as a person', async () => {
     const { key } = await createKey(['patients:read', 'organizations:read']);
     const other = await signUp(app.api);
     const otherOrg = await createOrganization(other.api);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { TOPICS } from '../shared/events';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
 import { OutboxEvent } from '../shared/outbox';
 import { DoctorProfile } from '../subgraphs/org/doctors/doctor.entity';
@@ -68,7 +67,10 @@ async function book(date: string, from: string, to: string, extra: Record<string
 
 /** The mail of a kind about one appointment (the doctor gets many). */
 const mailAbout = (to: string, template: string, appointmentId: string) =>
-  eventually(async () => (await sandboxMailbox(to)).find((m) => m.template === template && m.data?.appointment_id === appointmentId), `${template} mail`);
+  eventually(
+    async () => (await sandboxMailbox(to)).find((m) => m.template === template && m.data?.appointment_id === appointmentId),
+    `${template} mail`,
+  );
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
 const fieldsOf = (res: { body: { error: { details: { field: string }[] } } }) => res.body.error.details.map((d) => d.field);
@@ -98,7 +100,7 @@ describe('booking', () => {
       rescheduled_count: 0,
     });
     const id = res.body.data.id;
-    const events = await app.em('org').find(OutboxEvent, { topic: TOPICS.appointmentBooked, payload: { appointment_id: id } });
+    const events = await app.em('org').find(OutboxEvent, { topic: 'svc.scheduling.appointment_booked', payload: { appointment_id: id } });
     expect(events).toHaveLength(1);
     expect(events[0].payload).toEqual({
       appointment_id: id,
@@ -147,9 +149,19 @@ describe('booking', () => {
 
   it('answers 404 for an unknown resource and 400 for an inactive one', async () => {
     const date = freshDay();
-    expect((await app.api.post('/api/appointments', booking(date, '09:00', '09:30', { resource_id: '3f1d8c9a-0000-4000-8000-000000000000' }))).status).toBe(404);
-    const closed = (await c.receptionist.api.post('/api/resources', { organization_id: c.orgId, type: 'equipment', name: 'X-ray', active: false })).body.data.id;
-    await c.receptionist.api.post('/api/schedules', { resource_id: closed, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '17:00' });
+    expect(
+      (await app.api.post('/api/appointments', booking(date, '09:00', '09:30', { resource_id: '3f1d8c9a-0000-4000-8000-000000000000' })))
+        .status,
+    ).toBe(404);
+    const closed = (
+      await c.receptionist.api.post('/api/resources', { organization_id: c.orgId, type: 'equipment', name: 'X-ray', active: false })
+    ).body.data.id;
+    await c.receptionist.api.post('/api/schedules', {
+      resource_id: closed,
+      days_of_week: EVERY_DAY,
+      start_time: '08:00',
+      end_time: '17:00',
+    });
     const res = await c.receptionist.api.post('/api/appointments', booking(date, '09:00', '09:30', { resource_id: closed }));
     expect(res.status).toBe(400);
     expect(fieldsOf(res)).toEqual(['resource_id']);
@@ -253,7 +265,9 @@ describe('reading appointments', () => {
     expect(page2.body.meta).toEqual({ page: 2, limit: 1, total: 3 });
     expect(ids(await c.receptionist.api.get(`/api/appointments?date=${date}&resource_id=${room}`))).toEqual([withPatient.id]);
     expect(ids(await c.receptionist.api.get(`/api/appointments?patient_id=${c.patientId}&date=${date}`))).toEqual([withPatient.id]);
-    expect(ids(await c.receptionist.api.get(`/api/appointments?from=${at(date, '10:00')}&to=${at(date, '16:00')}&organization_id=${c.orgId}`))).toEqual([withPatient.id, late.id]);
+    expect(
+      ids(await c.receptionist.api.get(`/api/appointments?from=${at(date, '10:00')}&to=${at(date, '16:00')}&organization_id=${c.orgId}`)),
+    ).toEqual([withPatient.id, late.id]);
     await c.receptionist.api.patch(`/api/appointments/${late.id}/status`, { status: 'confirmed' });
     expect(ids(await c.receptionist.api.get(`/api/appointments?date=${date}&status=confirmed`))).toEqual([late.id]);
     expect(fieldsOf(await c.receptionist.api.get('/api/appointments?status=lost'))).toEqual(['status']);
@@ -313,9 +327,23 @@ describe('cancel', () => {
     expect((await app.api.post(`/api/appointments/${id}/cancel`, {})).status).toBe(401);
     const res = await patient.api.post(`/api/appointments/${id}/cancel`, { reason: 'Feeling better' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id, status: 'cancelled', cancellation_reason: 'Feeling better', cancelled_by: patient.user.id, cancelled_at: expect.any(String) });
-    const [event] = await app.em('org').find(OutboxEvent, { topic: TOPICS.appointmentCancelled, payload: { appointment_id: id } });
-    expect(event.payload).toEqual({ appointment_id: id, organization_id: c.orgId, patient_id: null, reason: 'Feeling better', cancelled_by: patient.user.id });
+    expect(res.body.data).toMatchObject({
+      id,
+      status: 'cancelled',
+      cancellation_reason: 'Feeling better',
+      cancelled_by: patient.user.id,
+      cancelled_at: expect.any(String),
+    });
+    const [event] = await app
+      .em('org')
+      .find(OutboxEvent, { topic: 'svc.scheduling.appointment_cancelled', payload: { appointment_id: id } });
+    expect(event.payload).toEqual({
+      appointment_id: id,
+      organization_id: c.orgId,
+      patient_id: null,
+      reason: 'Feeling better',
+      cancelled_by: patient.user.id,
+    });
     const mail = await lastMail(email, 'appointment_cancelled');
     expect(mail.data).toEqual({ appointment_id: id, start_time: at(date, '09:00') });
     expect(mail.text).toContain('Feeling better');
@@ -323,7 +351,9 @@ describe('cancel', () => {
     const twice = await c.receptionist.api.post(`/api/appointments/${id}/cancel`, {});
     expect(twice.status).toBe(409);
     expect(twice.body.error.message).toBe('Cannot cancel an appointment that is cancelled');
-    expect(await app.em('org').count(OutboxEvent, { topic: TOPICS.appointmentCancelled, payload: { appointment_id: id } })).toBe(1);
+    expect(await app.em('org').count(OutboxEvent, { topic: 'svc.scheduling.appointment_cancelled', payload: { appointment_id: id } })).toBe(
+      1,
+    );
     // The slot is free again.
     await book(date, '09:00', '09:30');
   });
@@ -335,7 +365,10 @@ describe('reschedule', () => {
     const email = `move.${Date.now()}@example.test`;
     const { id } = await book(date, '09:00', '09:30', { patient_email: email });
     await c.receptionist.api.patch(`/api/appointments/${id}/status`, { status: 'confirmed' });
-    const res = await c.receptionist.api.post(`/api/appointments/${id}/reschedule`, { start_time: at(date, '09:15'), end_time: at(date, '09:45') });
+    const res = await c.receptionist.api.post(`/api/appointments/${id}/reschedule`, {
+      start_time: at(date, '09:15'),
+      end_time: at(date, '09:45'),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       id,
@@ -346,7 +379,9 @@ describe('reschedule', () => {
       previous_end_time: at(date, '09:30'),
       rescheduled_count: 1,
     });
-    const [event] = await app.em('org').find(OutboxEvent, { topic: TOPICS.appointmentRescheduled, payload: { appointment_id: id } });
+    const [event] = await app
+      .em('org')
+      .find(OutboxEvent, { topic: 'svc.scheduling.appointment_rescheduled', payload: { appointment_id: id } });
     expect(event.payload).toEqual({
       appointment_id: id,
       organization_id: c.orgId,
@@ -358,8 +393,18 @@ describe('reschedule', () => {
     });
     expect((await lastMail(email, 'appointment_rescheduled')).data).toEqual({ appointment_id: id, start_time: at(date, '09:15') });
     // To another resource of the organization.
-    const moved = await c.receptionist.api.post(`/api/appointments/${id}/reschedule`, { start_time: at(date, '10:00'), end_time: at(date, '10:30'), resource_id: room });
-    expect(moved.body.data).toMatchObject({ resource_id: room, doctor_id: null, doctor_user_id: null, rescheduled_count: 2, previous_start_time: at(date, '09:15') });
+    const moved = await c.receptionist.api.post(`/api/appointments/${id}/reschedule`, {
+      start_time: at(date, '10:00'),
+      end_time: at(date, '10:30'),
+      resource_id: room,
+    });
+    expect(moved.body.data).toMatchObject({
+      resource_id: room,
+      doctor_id: null,
+      doctor_user_id: null,
+      rescheduled_count: 2,
+      previous_start_time: at(date, '09:15'),
+    });
   });
 
   it('checks the new time like a booking: conflicts 409, bad times 400, and only booked or confirmed ones move', async () => {
@@ -372,8 +417,17 @@ describe('reschedule', () => {
     expect(fieldsOf(await move({ start_time: at(dayAhead(-1), '09:00'), end_time: at(dayAhead(-1), '09:30') }))).toEqual(['start_time']);
     expect(fieldsOf(await move({ start_time: at(date, '10:00'), end_time: at(date, '09:00') }))).toEqual(['end_time']);
     expect(fieldsOf(await move({ start_time: at(date, '09:00') }))).toEqual(['end_time']);
-    const elsewhere = (await stranger.api.post('/api/resources', { organization_id: stranger.orgId, type: 'room', name: 'Elsewhere' })).body.data;
-    expect(fieldsOf(await move({ start_time: at(date, '09:00'), end_time: at(date, '09:30'), resource_id: elsewhere?.id ?? '3f1d8c9a-0000-4000-8000-000000000000' }))).toEqual(['resource_id']);
+    const elsewhere = (await stranger.api.post('/api/resources', { organization_id: stranger.orgId, type: 'room', name: 'Elsewhere' })).body
+      .data;
+    expect(
+      fieldsOf(
+        await move({
+          start_time: at(date, '09:00'),
+          end_time: at(date, '09:30'),
+          resource_id: elsewhere?.id ?? '3f1d8c9a-0000-4000-8000-000000000000',
+        }),
+      ),
+    ).toEqual(['resource_id']);
     // Moving within its own time (overlapping itself) is fine; the patient may move their own.
     const self = await move({ start_time: at(date, '09:15'), end_time: at(date, '09:45') }, patient.api);
     expect(self.status).toBe(200);
@@ -399,7 +453,15 @@ describe('kanban', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.date).toBe(date);
     const columns = res.body.data.columns as { status: string; count: number; appointments: { id: string }[] }[];
-    expect(columns.map((col) => col.status)).toEqual(['booked', 'confirmed', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show']);
+    expect(columns.map((col) => col.status)).toEqual([
+      'booked',
+      'confirmed',
+      'checked_in',
+      'in_progress',
+      'completed',
+      'cancelled',
+      'no_show',
+    ]);
     const byStatus = Object.fromEntries(columns.map((col) => [col.status, col.appointments.map((x) => x.id)]));
     expect(byStatus).toMatchObject({ booked: [a.id], confirmed: [b.id], cancelled: [d.id], checked_in: [] });
     expect(columns.find((col) => col.status === 'booked')!.count).toBe(1);
@@ -451,7 +513,12 @@ describe('appointment requests', () => {
     expect((await stranger.api.post(`/api/appointment-requests/${id}/approve`, {})).status).toBe(404);
     const approved = await c.receptionist.api.post(`/api/appointment-requests/${id}/approve`, {});
     expect(approved.status).toBe(200);
-    expect(approved.body.data).toMatchObject({ id, status: 'approved', decided_by: c.receptionist.user.id, appointment_id: expect.any(String) });
+    expect(approved.body.data).toMatchObject({
+      id,
+      status: 'approved',
+      decided_by: c.receptionist.user.id,
+      appointment_id: expect.any(String),
+    });
     const appointment = approved.body.data.appointment;
     expect(appointment).toMatchObject({
       id: approved.body.data.appointment_id,
@@ -462,7 +529,9 @@ describe('appointment requests', () => {
       start_time: at(date, '09:00'),
       booked_by: c.receptionist.user.id,
     });
-    expect(await app.em('org').count(OutboxEvent, { topic: TOPICS.appointmentBooked, payload: { appointment_id: appointment.id } })).toBe(1);
+    expect(
+      await app.em('org').count(OutboxEvent, { topic: 'svc.scheduling.appointment_booked', payload: { appointment_id: appointment.id } }),
+    ).toBe(1);
     expect((await patient.api.get(`/api/appointments/${appointment.id}`)).status).toBe(200);
     const twice = await c.receptionist.api.post(`/api/appointment-requests/${id}/approve`, {});
     expect(twice.status).toBe(409);
@@ -476,22 +545,45 @@ describe('appointment requests', () => {
     const date = freshDay();
     await book(date, '09:00', '09:30');
     const req = (
-      await patient.api.post('/api/appointment-requests', { doctor_id: c.doctorProfileId, preferred_start: at(date, '09:00'), preferred_end: at(date, '09:30') })
+      await patient.api.post('/api/appointment-requests', {
+        doctor_id: c.doctorProfileId,
+        preferred_start: at(date, '09:00'),
+        preferred_end: at(date, '09:30'),
+      })
     ).body.data;
     expect(req).toMatchObject({ organization_id: c.orgId, resource_id: null, doctor_id: c.doctorProfileId });
     const taken = await c.receptionist.api.post(`/api/appointment-requests/${req.id}/approve`, {});
     // The doctor has one resource here; the preferred time is taken.
     expect(taken.status).toBe(409);
-    expect((await c.receptionist.api.get(`/api/appointment-requests?limit=100`)).body.data.find((r: { id: string }) => r.id === req.id).status).toBe('pending');
-    expect(fieldsOf(await c.receptionist.api.post(`/api/appointment-requests/${req.id}/approve`, { start_time: at(date, '12:00'), end_time: at(date, '12:30') }))).toEqual(['start_time']);
-    const ok = await c.receptionist.api.post(`/api/appointment-requests/${req.id}/approve`, { start_time: at(date, '10:00'), end_time: at(date, '10:30'), resource_id: room });
+    expect(
+      (await c.receptionist.api.get(`/api/appointment-requests?limit=100`)).body.data.find((r: { id: string }) => r.id === req.id).status,
+    ).toBe('pending');
+    expect(
+      fieldsOf(
+        await c.receptionist.api.post(`/api/appointment-requests/${req.id}/approve`, {
+          start_time: at(date, '12:00'),
+          end_time: at(date, '12:30'),
+        }),
+      ),
+    ).toEqual(['start_time']);
+    const ok = await c.receptionist.api.post(`/api/appointment-requests/${req.id}/approve`, {
+      start_time: at(date, '10:00'),
+      end_time: at(date, '10:30'),
+      resource_id: room,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.appointment).toMatchObject({ start_time: at(date, '10:00'), resource_id: room });
   });
 
   it('is rejected once, with a reason; bad requests are 400 and unknown ones 404', async () => {
     const date = freshDay();
-    const req = (await patient.api.post('/api/appointment-requests', { resource_id: room, preferred_start: at(date, '09:00'), preferred_end: at(date, '09:30') })).body.data;
+    const req = (
+      await patient.api.post('/api/appointment-requests', {
+        resource_id: room,
+        preferred_start: at(date, '09:00'),
+        preferred_end: at(date, '09:30'),
+      })
+    ).body.data;
     const res = await c.nurse.api.post(`/api/appointment-requests/${req.id}/reject`, { reason: 'Room unavailable' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'rejected', rejection_reason: 'Room unavailable', decided_by: c.nurse.user.id });
@@ -500,18 +592,34 @@ describe('appointment requests', () => {
     expect((await c.nurse.api.post('/api/appointment-requests/3f1d8c9a-0000-4000-8000-000000000000/reject', {})).status).toBe(404);
     expect(ids(await patient.api.get('/api/appointment-requests?status=rejected&limit=100'))).toContain(req.id);
 
-    const post = (body: Record<string, unknown>) => patient.api.post('/api/appointment-requests', { preferred_start: at(date, '09:00'), preferred_end: at(date, '09:30'), ...body });
+    const post = (body: Record<string, unknown>) =>
+      patient.api.post('/api/appointment-requests', { preferred_start: at(date, '09:00'), preferred_end: at(date, '09:30'), ...body });
     expect(fieldsOf(await post({}))).toEqual(['resource_id']);
     expect(fieldsOf(await post({ resource_id: room, preferred_end: at(date, '08:00') }))).toEqual(['preferred_end']);
     expect(fieldsOf(await post({ resource_id: room, preferred_start: at(dayAhead(-2), '09:00') }))).toEqual(['preferred_start']);
     expect((await post({ resource_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
     expect((await post({ doctor_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
-    expect((await app.api.post('/api/appointment-requests', { resource_id: room, preferred_start: at(date, '09:00'), preferred_end: at(date, '09:30') })).status).toBe(401);
+    expect(
+      (
+        await app.api.post('/api/appointment-requests', {
+          resource_id: room,
+          preferred_start: at(date, '09:00'),
+          preferred_end: at(date, '09:30'),
+        })
+      ).status,
+    ).toBe(401);
     // The booking names work too; without either the 400 names preferred_start and preferred_end.
-    const aliased = await patient.api.post('/api/appointment-requests', { resource_id: room, start_time: at(date, '10:00'), end_time: at(date, '10:30') });
+    const aliased = await patient.api.post('/api/appointment-requests', {
+      resource_id: room,
+      start_time: at(date, '10:00'),
+      end_time: at(date, '10:30'),
+    });
     expect(aliased.status).toBe(201);
     expect(aliased.body.data.preferred_start).toBe(new Date(at(date, '10:00')).toISOString());
-    expect(fieldsOf(await patient.api.post('/api/appointment-requests', { resource_id: room }))).toEqual(['preferred_start', 'preferred_end']);
+    expect(fieldsOf(await patient.api.post('/api/appointment-requests', { resource_id: room }))).toEqual([
+      'preferred_start',
+      'preferred_end',
+    ]);
   });
 });
 
@@ -568,7 +676,10 @@ describe('GraphQL', () => {
     });
     const list = await c.receptionist.api.graphql(`query($date: String) { appointments(date: $date) { total items { id } } }`, { date });
     expect(list.body.data.appointments).toEqual({ total: 1, items: [{ id }] });
-    const kanban = await c.receptionist.api.graphql(`query($date: String!) { appointmentKanban(date: $date) { columns { status count } } }`, { date });
+    const kanban = await c.receptionist.api.graphql(
+      `query($date: String!) { appointmentKanban(date: $date) { columns { status count } } }`,
+      { date },
+    );
     expect(kanban.body.data.appointmentKanban.columns[0]).toEqual({ status: 'booked', count: 1 });
     const refused = await stranger.api.graphql(`query($id: ID!) { appointment(id: $id) { id } }`, { id });
     expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
@@ -581,11 +692,20 @@ describe('GraphQL', () => {
     const date = freshDay();
     const booked = await book(date, '09:00', '09:30', {}, me.api);
     expect(booked).toMatchObject({ patient_id: profile.body.data.id, patient_user_id: me.user.id });
-    const res = await me.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { id firstName } doctor { id } } }`, { id: booked.id });
+    const res = await me.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { id firstName } doctor { id } } }`, {
+      id: booked.id,
+    });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.appointment).toEqual({ patient: { id: profile.body.data.id, firstName: 'Kofi' }, doctor: { id: c.doctorProfileId } });
+    expect(res.body.data.appointment).toEqual({
+      patient: { id: profile.body.data.id, firstName: 'Kofi' },
+      doctor: { id: c.doctorProfileId },
+    });
     // A request carries the profile too, and its approval books with it.
-    const request = await me.api.post('/api/appointment-requests', { resource_id: doctorResource, start_time: at(date, '10:00'), end_time: at(date, '10:30') });
+    const request = await me.api.post('/api/appointment-requests', {
+      resource_id: doctorResource,
+      start_time: at(date, '10:00'),
+      end_time: at(date, '10:30'),
+    });
     expect(request.body.data).toMatchObject({ patient_id: profile.body.data.id, requested_by: me.user.id });
     const approved = await c.receptionist.api.post(`/api/appointment-requests/${request.body.data.id}/approve`, {});
     expect(approved.body.data.appointment).toMatchObject({ patient_id: profile.body.data.id, patient_user_id: me.user.id });

@@ -13,7 +13,8 @@ beforeAll(async () => {
   app = await startApp();
   c = await clinic(app);
   stranger = await outsider(app);
-  otherPatientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Baraka' })).body.data.id;
+  otherPatientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Baraka' })).body
+    .data.id;
 });
 afterAll(() => app.close());
 
@@ -22,7 +23,13 @@ const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r)
 /** A fresh DICOM UID under the UUID-derived root 2.25 (PS3.5 B.2). */
 const dicomUid = () => `2.25.${BigInt(`0x${randomUUID().replace(/-/g, '')}`).toString()}`;
 
-const cbc = { category: 'laboratory', code: '58410-2', code_system: 'http://loinc.org', description: 'CBC panel', reason: 'Fatigue, pallor' };
+const cbc = {
+  category: 'laboratory',
+  code: '58410-2',
+  code_system: 'http://loinc.org',
+  description: 'CBC panel',
+  reason: 'Fatigue, pallor',
+};
 
 async function serviceRequest(body: Record<string, unknown> = {}): Promise<string> {
   const res = await c.doctor.api.post('/api/service-requests', { patient_id: c.patientId, ...cbc, ...body });
@@ -56,9 +63,21 @@ describe('service requests', () => {
     const id = res.body.data.id;
     expect((await c.nurse.api.get(`/api/service-requests/${id}`)).body.data).toMatchObject({ id, code: '58410-2' });
 
-    const referral = await c.nurse.api.post('/api/service-requests', { patient_id: c.patientId, category: 'referral', code: 'Cardiology', priority: 'urgent', status: 'draft' });
+    const referral = await c.nurse.api.post('/api/service-requests', {
+      patient_id: c.patientId,
+      category: 'referral',
+      code: 'Cardiology',
+      priority: 'urgent',
+      status: 'draft',
+    });
     expect(referral.status).toBe(201);
-    expect(referral.body.data).toMatchObject({ category: 'referral', priority: 'urgent', status: 'draft', code_system: null, requester_id: c.nurse.user.id });
+    expect(referral.body.data).toMatchObject({
+      category: 'referral',
+      priority: 'urgent',
+      status: 'draft',
+      code_system: null,
+      requester_id: c.nurse.user.id,
+    });
 
     const forPatient = await c.doctor.api.get(`/api/service-requests?patient_id=${c.patientId}&limit=100`);
     expect(forPatient.status).toBe(200);
@@ -82,12 +101,20 @@ describe('service requests', () => {
     expect(created.body.errors).toBeUndefined();
     const request = created.body.data.createServiceRequest;
     expect(request).toMatchObject({ status: 'active', priority: 'stat', performerOrganization: { id: c.orgId, name: expect.any(String) } });
-    const held = await c.doctor.api.graphql('mutation($id: ID!) { updateServiceRequestStatus(id: $id, status: on_hold, reason: "Patient travelling") { status statusReason } }', { id: request.id });
+    const held = await c.doctor.api.graphql(
+      'mutation($id: ID!) { updateServiceRequestStatus(id: $id, status: on_hold, reason: "Patient travelling") { status statusReason } }',
+      { id: request.id },
+    );
     expect(held.body.data.updateServiceRequestStatus).toEqual({ status: 'on_hold', statusReason: 'Patient travelling' });
-    const list = await c.doctor.api.graphql('query($p: ID!) { serviceRequests(patientId: $p, category: "imaging") { total items { id category } } }', { p: c.patientId });
+    const list = await c.doctor.api.graphql(
+      'query($p: ID!) { serviceRequests(patientId: $p, category: "imaging") { total items { id category } } }',
+      { p: c.patientId },
+    );
     expect(list.body.data.serviceRequests.items.map((r: { id: string }) => r.id)).toContain(request.id);
     expect(list.body.data.serviceRequests.items.every((r: { category: string }) => r.category === 'imaging')).toBe(true);
-    expect((await c.doctor.api.graphql('query($id: ID!) { serviceRequest(id: $id) { id } }', { id: request.id })).body.data.serviceRequest.id).toBe(request.id);
+    expect(
+      (await c.doctor.api.graphql('query($id: ID!) { serviceRequest(id: $id) { id } }', { id: request.id })).body.data.serviceRequest.id,
+    ).toBe(request.id);
   });
 
   it('validates its fields, naming each', async () => {
@@ -120,7 +147,11 @@ describe('service requests', () => {
     expect(early.status).toBe(409);
     expect(early.body.error).toEqual({ code: 'CONFLICT', message: 'Cannot complete a service request that is draft' });
     expect((await status({ status: 'on_hold' })).status).toBe(409);
-    expect((await status({ status: 'active' })).body.data).toMatchObject({ status: 'active', status_changed_by: c.doctor.user.id, status_changed_at: expect.any(String) });
+    expect((await status({ status: 'active' })).body.data).toMatchObject({
+      status: 'active',
+      status_changed_by: c.doctor.user.id,
+      status_changed_at: expect.any(String),
+    });
     expect((await status({ status: 'active' })).status).toBe(409);
     const held = await status({ status: 'on_hold', reason: 'Awaiting consent' }, 'post');
     expect(held.status).toBe(200);
@@ -146,14 +177,14 @@ describe('service requests', () => {
     expect((await c.nurse.api.patch(`/api/service-requests/${revoked}/status`, { status: 'active' })).body.error.message).toBe(
       'Cannot activate a service request that is revoked',
     );
-    const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'service_request', resourceId: id }, { orderBy: { createdAt: 'asc' } });
-    expect(audit.filter((e) => e.actorType === 'user' && ['create', 'activate', 'hold', 'resume', 'complete'].includes(e.action)).map((e) => e.action)).toEqual([
-      'create',
-      'activate',
-      'hold',
-      'resume',
-      'complete',
-    ]);
+    const audit = await app
+      .em('clinical')
+      .find(AuditEvent, { resourceType: 'service_request', resourceId: id }, { orderBy: { createdAt: 'asc' } });
+    expect(
+      audit
+        .filter((e) => e.actorType === 'user' && ['create', 'activate', 'hold', 'resume', 'complete'].includes(e.action))
+        .map((e) => e.action),
+    ).toEqual(['create', 'activate', 'hold', 'resume', 'complete']);
   });
 
   it('hides a request entered in error from reads, lists and the patient graph', async () => {
@@ -166,7 +197,9 @@ describe('service requests', () => {
     expect(ids(await c.doctor.api.get(`/api/service-requests?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?limit=100'))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(limit: 100) { id } } }', { id: c.patientId });
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(limit: 100) { id } } }', {
+      id: c.patientId,
+    });
     expect(graph.body.data.patient.serviceRequests.map((r: { id: string }) => r.id)).not.toContain(id);
     // Nor can a report or a study be made for it.
     const report = await c.doctor.api.post('/api/diagnostic-reports', { patient_id: c.patientId, code: '58410-2', service_request_id: id });
@@ -193,7 +226,15 @@ describe('service requests', () => {
 });
 
 describe('diagnostic reports', () => {
-  const report = { category: 'laboratory', code: '58410-2', code_system: 'http://loinc.org', title: 'Full blood count', findings: 'Hb 9.1 g/dL, MCV 68 fL', conclusion: 'Microcytic anaemia', result_summary: 'Low haemoglobin' };
+  const report = {
+    category: 'laboratory',
+    code: '58410-2',
+    code_system: 'http://loinc.org',
+    title: 'Full blood count',
+    findings: 'Hb 9.1 g/dL, MCV 68 fL',
+    conclusion: 'Microcytic anaemia',
+    result_summary: 'Low haemoglobin',
+  };
 
   async function preliminary(body: Record<string, unknown> = {}): Promise<string> {
     const res = await c.nurse.api.post('/api/diagnostic-reports', { patient_id: c.patientId, ...report, ...body });
@@ -203,7 +244,12 @@ describe('diagnostic reports', () => {
 
   it('creates a preliminary report for a service request, reads it and lists it with filters', async () => {
     const requestId = await serviceRequest();
-    const res = await c.nurse.api.post('/api/diagnostic-reports', { patient_id: c.patientId, service_request_id: requestId, ...report, effective_at: '2024-05-02T07:30:00Z' });
+    const res = await c.nurse.api.post('/api/diagnostic-reports', {
+      patient_id: c.patientId,
+      service_request_id: requestId,
+      ...report,
+      effective_at: '2024-05-02T07:30:00Z',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       ...report,
@@ -219,7 +265,9 @@ describe('diagnostic reports', () => {
     const id = res.body.data.id;
     expect((await c.doctor.api.get(`/api/diagnostic-reports/${id}`)).body.data.id).toBe(id);
     const pathology = await preliminary({ category: 'pathology', code: 'Skin biopsy' });
-    expect(ids(await c.doctor.api.get(`/api/diagnostic-reports?patient_id=${c.patientId}&limit=100`))).toEqual(expect.arrayContaining([id, pathology]));
+    expect(ids(await c.doctor.api.get(`/api/diagnostic-reports?patient_id=${c.patientId}&limit=100`))).toEqual(
+      expect.arrayContaining([id, pathology]),
+    );
     expect(ids(await c.doctor.api.get(`/api/diagnostic-reports?service_request_id=${requestId}`))).toEqual([id]);
     const labs = ids(await c.doctor.api.get('/api/diagnostic-reports?category=laboratory&limit=100'));
     expect(labs).toContain(id);
@@ -259,7 +307,10 @@ describe('diagnostic reports', () => {
     const signed = await c.doctor.api.post(`/api/diagnostic-reports/${id}/sign`);
     expect(signed.status).toBe(200);
     expect(signed.body.data).toMatchObject({ id, status: 'final', signed_by: c.doctor.user.id, signed_at: expect.any(String) });
-    expect((await c.doctor.api.get(`/api/service-requests/${requestId}`)).body.data).toMatchObject({ status: 'completed', status_changed_by: c.doctor.user.id });
+    expect((await c.doctor.api.get(`/api/service-requests/${requestId}`)).body.data).toMatchObject({
+      status: 'completed',
+      status_changed_by: c.doctor.user.id,
+    });
     const again = await c.doctor.api.post(`/api/diagnostic-reports/${id}/sign`);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe('Cannot sign a diagnostic report that is final');
@@ -271,7 +322,10 @@ describe('diagnostic reports', () => {
     const heldId = await serviceRequest();
     await c.doctor.api.patch(`/api/service-requests/${heldId}/status`, { status: 'on_hold' });
     const forHeld = await preliminary({ service_request_id: heldId });
-    expect((await c.doctor.api.graphql('mutation($id: ID!) { signDiagnosticReport(id: $id) { status signedBy } }', { id: forHeld })).body.data.signDiagnosticReport).toEqual({
+    expect(
+      (await c.doctor.api.graphql('mutation($id: ID!) { signDiagnosticReport(id: $id) { status signedBy } }', { id: forHeld })).body.data
+        .signDiagnosticReport,
+    ).toEqual({
       status: 'final',
       signedBy: c.doctor.user.id,
     });
@@ -282,10 +336,17 @@ describe('diagnostic reports', () => {
     const id = await preliminary();
     const edit = await c.nurse.api.patch(`/api/diagnostic-reports/${id}`, { conclusion: 'Iron deficiency anaemia', title: null });
     expect(edit.status).toBe(200);
-    expect(edit.body.data).toMatchObject({ conclusion: 'Iron deficiency anaemia', title: null, status: 'preliminary', updated_by: c.nurse.user.id });
+    expect(edit.body.data).toMatchObject({
+      conclusion: 'Iron deficiency anaemia',
+      title: null,
+      status: 'preliminary',
+      updated_by: c.nurse.user.id,
+    });
     expect((await c.nurse.api.patch(`/api/diagnostic-reports/${id}`, { code: null })).body.error.details[0].field).toBe('code');
     expect((await c.nurse.api.patch(`/api/diagnostic-reports/${id}`, { category: 'gossip' })).body.error.details[0].field).toBe('category');
-    const change = await app.em('clinical').findOneOrFail(AuditEvent, { resourceType: 'diagnostic_report', resourceId: id, action: 'update' });
+    const change = await app
+      .em('clinical')
+      .findOneOrFail(AuditEvent, { resourceType: 'diagnostic_report', resourceId: id, action: 'update' });
     expect(change.details).toEqual({
       fields: expect.arrayContaining(['conclusion', 'title']),
       previous: { conclusion: 'Microcytic anaemia', title: 'Full blood count' },
@@ -330,14 +391,26 @@ describe('diagnostic reports', () => {
 });
 
 describe('imaging studies', () => {
-  const study = { modality: 'CT', body_part: 'head', description: 'CT head without contrast', number_of_series: 3, number_of_instances: 412 };
+  const study = {
+    modality: 'CT',
+    body_part: 'head',
+    description: 'CT head without contrast',
+    number_of_series: 3,
+    number_of_instances: 412,
+  };
 
   async function imagingOrder(patientId = c.patientId): Promise<string> {
-    return (await c.doctor.api.post('/api/imaging', { patient_id: patientId, modality: 'CT', clinical_indication: 'Head injury' })).body.data.id;
+    return (await c.doctor.api.post('/api/imaging', { patient_id: patientId, modality: 'CT', clinical_indication: 'Head injury' })).body
+      .data.id;
   }
 
   async function registered(body: Record<string, unknown> = {}): Promise<string> {
-    const res = await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, ...study, study_instance_uid: dicomUid(), ...body });
+    const res = await c.nurse.api.post('/api/imaging-studies', {
+      patient_id: c.patientId,
+      ...study,
+      study_instance_uid: dicomUid(),
+      ...body,
+    });
     if (res.status !== 201) throw new Error(`study: ${res.status} ${res.text}`);
     return res.body.data.id;
   }
@@ -345,7 +418,13 @@ describe('imaging studies', () => {
   it('records a study for an imaging order (registered by default), reads it and lists it with filters', async () => {
     const orderId = await imagingOrder();
     const uid = dicomUid();
-    const res = await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, imaging_order_id: orderId, ...study, study_instance_uid: uid, started_at: '2024-05-02T07:30:00Z' });
+    const res = await c.nurse.api.post('/api/imaging-studies', {
+      patient_id: c.patientId,
+      imaging_order_id: orderId,
+      ...study,
+      study_instance_uid: uid,
+      started_at: '2024-05-02T07:30:00Z',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       ...study,
@@ -361,9 +440,22 @@ describe('imaging studies', () => {
     const id = res.body.data.id;
     expect((await c.doctor.api.get(`/api/imaging-studies/${id}`)).body.data.id).toBe(id);
     const requestId = await serviceRequest({ category: 'imaging', code: 'Chest X-ray' });
-    const xray = await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, service_request_id: requestId, modality: 'CR', status: 'available' });
-    expect(xray.body.data).toMatchObject({ service_request_id: requestId, modality: 'CR', status: 'available', study_instance_uid: null, number_of_series: null });
-    expect(ids(await c.doctor.api.get(`/api/imaging-studies?patient_id=${c.patientId}&limit=100`))).toEqual(expect.arrayContaining([id, xray.body.data.id]));
+    const xray = await c.nurse.api.post('/api/imaging-studies', {
+      patient_id: c.patientId,
+      service_request_id: requestId,
+      modality: 'CR',
+      status: 'available',
+    });
+    expect(xray.body.data).toMatchObject({
+      service_request_id: requestId,
+      modality: 'CR',
+      status: 'available',
+      study_instance_uid: null,
+      number_of_series: null,
+    });
+    expect(ids(await c.doctor.api.get(`/api/imaging-studies?patient_id=${c.patientId}&limit=100`))).toEqual(
+      expect.arrayContaining([id, xray.body.data.id]),
+    );
     const cts = ids(await c.doctor.api.get('/api/imaging-studies?modality=CT&limit=100'));
     expect(cts).toContain(id);
     expect(cts).not.toContain(xray.body.data.id);
@@ -379,11 +471,16 @@ describe('imaging studies', () => {
     expect(created.body.errors).toBeUndefined();
     const { id } = created.body.data.createImagingStudy;
     expect(created.body.data.createImagingStudy).toMatchObject({ status: 'registered', modality: 'MR', numberOfSeries: 0 });
-    const available = await c.doctor.api.graphql('mutation($id: ID!) { updateImagingStudyStatus(id: $id, status: available) { status statusChangedBy } }', { id });
+    const available = await c.doctor.api.graphql(
+      'mutation($id: ID!) { updateImagingStudyStatus(id: $id, status: available) { status statusChangedBy } }',
+      { id },
+    );
     expect(available.body.data.updateImagingStudyStatus).toEqual({ status: 'available', statusChangedBy: c.doctor.user.id });
     const read = await c.doctor.api.graphql('query($id: ID!) { imagingStudy(id: $id) { id status } }', { id });
     expect(read.body.data.imagingStudy).toEqual({ id, status: 'available' });
-    const list = await c.doctor.api.graphql('query($p: ID!) { imagingStudies(patientId: $p, modality: "MR") { items { id } } }', { p: c.patientId });
+    const list = await c.doctor.api.graphql('query($p: ID!) { imagingStudies(patientId: $p, modality: "MR") { items { id } } }', {
+      p: c.patientId,
+    });
     expect(list.body.data.imagingStudies.items.map((s: { id: string }) => s.id)).toContain(id);
   });
 
@@ -406,7 +503,10 @@ describe('imaging studies', () => {
     expect(await field({ imaging_order_id: await imagingOrder(otherPatientId) })).toBe('imaging_order_id');
     expect(await field({ imaging_order_id: randomUUID() })).toBe('imaging_order_id');
     expect(await field({ service_request_id: randomUUID() })).toBe('service_request_id');
-    expect((await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, ...study, study_instance_uid: `1.${'2'.repeat(62)}` })).status).toBe(201);
+    expect(
+      (await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, ...study, study_instance_uid: `1.${'2'.repeat(62)}` }))
+        .status,
+    ).toBe(201);
   });
 
   it('refuses a second study with the same Study Instance UID (409), unless the first was entered in error', async () => {
@@ -415,7 +515,9 @@ describe('imaging studies', () => {
     const dup = await c.nurse.api.post('/api/imaging-studies', { patient_id: c.patientId, ...study, study_instance_uid: uid });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('CONFLICT');
-    expect((await c.nurse.api.post('/api/imaging-studies', { patient_id: otherPatientId, ...study, study_instance_uid: uid })).status).toBe(409);
+    expect((await c.nurse.api.post('/api/imaging-studies', { patient_id: otherPatientId, ...study, study_instance_uid: uid })).status).toBe(
+      409,
+    );
     await c.doctor.api.patch(`/api/imaging-studies/${first}/status`, { status: 'entered_in_error', reason: 'Wrong patient' });
     const again = await c.nurse.api.post('/api/imaging-studies', { patient_id: otherPatientId, ...study, study_instance_uid: uid });
     expect(again.status).toBe(201);
@@ -426,7 +528,11 @@ describe('imaging studies', () => {
     const status = (sid: string, body: Record<string, unknown>) => c.doctor.api.patch(`/api/imaging-studies/${sid}/status`, body);
     const available = await status(id, { status: 'available' });
     expect(available.status).toBe(200);
-    expect(available.body.data).toMatchObject({ status: 'available', status_changed_by: c.doctor.user.id, status_changed_at: expect.any(String) });
+    expect(available.body.data).toMatchObject({
+      status: 'available',
+      status_changed_by: c.doctor.user.id,
+      status_changed_at: expect.any(String),
+    });
     const cancel = await status(id, { status: 'cancelled' });
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.message).toBe('Cannot cancel an imaging study that is available');
@@ -440,18 +546,26 @@ describe('imaging studies', () => {
     const other = await registered();
     const cancelled = await c.nurse.api.post(`/api/imaging-studies/${other}/status`, { status: 'cancelled', reason: 'Patient left' });
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', status_reason: 'Patient left' });
-    expect((await status(other, { status: 'available' })).body.error.message).toBe('Cannot make available an imaging study that is cancelled');
-    expect((await status(other, { status: 'entered_in_error' })).body.error.message).toBe('Cannot enter in error an imaging study that is cancelled');
+    expect((await status(other, { status: 'available' })).body.error.message).toBe(
+      'Cannot make available an imaging study that is cancelled',
+    );
+    expect((await status(other, { status: 'entered_in_error' })).body.error.message).toBe(
+      'Cannot enter in error an imaging study that is cancelled',
+    );
   });
 
   it('hides a study entered in error from reads, lists and the patient graph', async () => {
     const id = await registered();
-    expect((await c.doctor.api.patch(`/api/imaging-studies/${id}/status`, { status: 'entered_in_error' })).body.data.status).toBe('entered_in_error');
+    expect((await c.doctor.api.patch(`/api/imaging-studies/${id}/status`, { status: 'entered_in_error' })).body.data.status).toBe(
+      'entered_in_error',
+    );
     expect((await c.doctor.api.get(`/api/imaging-studies/${id}`)).status).toBe(404);
     expect((await c.doctor.api.patch(`/api/imaging-studies/${id}/status`, { status: 'available' })).status).toBe(404);
     expect(ids(await c.doctor.api.get(`/api/imaging-studies?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/imaging-studies?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(limit: 100) { id } } }', { id: c.patientId });
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(limit: 100) { id } } }', {
+      id: c.patientId,
+    });
     expect(graph.body.data.patient.imagingStudies.map((s: { id: string }) => s.id)).not.toContain(id);
   });
 
@@ -474,9 +588,12 @@ describe('imaging studies', () => {
 
 describe('the patient graph, the journey and the export', () => {
   it('gives each patient of a page its newest requests, reports and studies', async () => {
-    const patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Chebet' })).body.data.id;
+    const patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Chebet' })).body
+      .data.id;
     const requestId = (await c.doctor.api.post('/api/service-requests', { patient_id: patientId, code: 'Malaria RDT' })).body.data.id;
-    const reportId = (await c.doctor.api.post('/api/diagnostic-reports', { patient_id: patientId, service_request_id: requestId, code: 'Malaria RDT' })).body.data.id;
+    const reportId = (
+      await c.doctor.api.post('/api/diagnostic-reports', { patient_id: patientId, service_request_id: requestId, code: 'Malaria RDT' })
+    ).body.data.id;
     const studyId = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'US' })).body.data.id;
     const res = await c.doctor.api.graphql(
       'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id serviceRequests { id patientId } diagnosticReports { id serviceRequestId } imagingStudies(limit: 5) { id modality } } } }',
@@ -496,16 +613,32 @@ describe('the patient graph, the journey and the export', () => {
   });
 
   it('shows them on the care journey and in the data export', async () => {
-    const patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Njeri' })).body.data.id;
-    const requestId = (await c.doctor.api.post('/api/service-requests', { patient_id: patientId, category: 'imaging', code: 'Chest X-ray' })).body.data.id;
-    const reportId = (await c.doctor.api.post('/api/diagnostic-reports', { patient_id: patientId, code: 'Chest X-ray', title: 'Chest radiograph' })).body.data.id;
-    const studyId = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'CR', body_part: 'chest' })).body.data.id;
+    const patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Njeri' })).body
+      .data.id;
+    const requestId = (
+      await c.doctor.api.post('/api/service-requests', { patient_id: patientId, category: 'imaging', code: 'Chest X-ray' })
+    ).body.data.id;
+    const reportId = (
+      await c.doctor.api.post('/api/diagnostic-reports', { patient_id: patientId, code: 'Chest X-ray', title: 'Chest radiograph' })
+    ).body.data.id;
+    const studyId = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'CR', body_part: 'chest' })).body
+      .data.id;
     const mistaken = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'CT' })).body.data.id;
     await c.doctor.api.patch(`/api/imaging-studies/${mistaken}/status`, { status: 'entered_in_error' });
 
-    const journey = (await c.doctor.api.get(`/api/patients/${patientId}/journey?limit=100`)).body.data as { kind: string; resource_id: string; title: string }[];
-    expect(journey.find((e) => e.resource_id === requestId)).toMatchObject({ kind: 'service_request', title: 'Service request (imaging): Chest X-ray' });
-    expect(journey.find((e) => e.resource_id === reportId)).toMatchObject({ kind: 'diagnostic_report', title: 'Diagnostic report (preliminary): Chest radiograph' });
+    const journey = (await c.doctor.api.get(`/api/patients/${patientId}/journey?limit=100`)).body.data as {
+      kind: string;
+      resource_id: string;
+      title: string;
+    }[];
+    expect(journey.find((e) => e.resource_id === requestId)).toMatchObject({
+      kind: 'service_request',
+      title: 'Service request (imaging): Chest X-ray',
+    });
+    expect(journey.find((e) => e.resource_id === reportId)).toMatchObject({
+      kind: 'diagnostic_report',
+      title: 'Diagnostic report (preliminary): Chest radiograph',
+    });
     expect(journey.find((e) => e.resource_id === studyId)).toMatchObject({ kind: 'imaging_study', title: 'Imaging study: CR chest' });
     expect(journey.map((e) => e.resource_id)).not.toContain(mistaken);
 

@@ -16,7 +16,8 @@ beforeAll(async () => {
   patientUser = await signUp(app.api, { registration_role: 'PATIENT' });
   patientId = (await patientUser.api.post('/api/patients', { ...SAMPLE_PATIENT, first_name: 'Own' })).body.data.id;
   // Unaffiliated self-made profile: share records through a clinic patient instead.
-  recordId = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'n' })).body.data.id;
+  recordId = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'n' }))
+    .body.data.id;
 });
 afterAll(() => app.close());
 
@@ -38,7 +39,9 @@ describe('consent', () => {
     expect((await read()).status).toBe(200);
     expect((await specialist.api.get(`/api/clinical-records/${recordId}`)).status).toBe(200);
     // Consent gives reading, not writing.
-    expect((await specialist.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation' })).status).toBe(403);
+    expect((await specialist.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation' })).status).toBe(
+      403,
+    );
 
     const revoked = await c.doctor.api.post(`/api/consent/${asked.body.data.id}/revoke`);
     expect(revoked.body.data).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
@@ -77,7 +80,10 @@ describe('consent', () => {
     const bad = await patientUser.api.post('/api/consent/grant', {});
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('grantee_user_id');
-    const past = await patientUser.api.post('/api/consent/grant', { grantee_user_id: c.doctor.user.id, expires_at: '2001-01-01T00:00:00Z' });
+    const past = await patientUser.api.post('/api/consent/grant', {
+      grantee_user_id: c.doctor.user.id,
+      expires_at: '2001-01-01T00:00:00Z',
+    });
     expect(past.status).toBe(400);
     const nowhere = await patientUser.api.post('/api/consent/grant', { grantee_organization_id: randomUUID() });
     expect(nowhere.status).toBe(400);
@@ -90,5 +96,15 @@ describe('consent', () => {
     const asked = await stranger.api.post('/api/consent/request', { patient_id: patientId });
     expect((await stranger.api.post(`/api/consent/${asked.body.data.id}/approve`)).status).toBe(403);
     expect((await patientUser.api.post(`/api/consent/${asked.body.data.id}/approve`)).status).toBe(200);
+  });
+
+  it('answers a request for a patient of another organization and for no patient at all the same way', async () => {
+    const asker = await signUp(app.api);
+    const real = await asker.api.post('/api/consent/request', { patient_id: c.patientId, purpose: 'Referral' });
+    const nobody = await asker.api.post('/api/consent/request', { patient_id: randomUUID(), purpose: 'Referral' });
+    expect([real.status, nobody.status]).toEqual([201, 201]);
+    const shape = (body: Record<string, unknown>) => Object.keys(body).sort();
+    expect(shape(nobody.body.data)).toEqual(shape(real.body.data));
+    expect(nobody.body.data).toMatchObject({ status: 'requested', grantee_user_id: asker.user.id });
   });
 });

@@ -60,16 +60,22 @@ describe('conversations', () => {
     expect(outside.status).toBe(400);
     expect(fields(outside)).toEqual(['participant_ids']);
     expect(outside.body.error.message).toContain(stranger.user.id);
-    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [randomUUID()] }))).toEqual(['participant_ids']);
-    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: ['abc'] }))).toEqual(['participant_ids']);
+    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [randomUUID()] }))).toEqual([
+      'participant_ids',
+    ]);
+    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: ['abc'] }))).toEqual(['participant_ids[0]']);
     expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [] }))).toEqual(['participant_ids']);
-    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [c.doctor.user.id] }))).toEqual(['participant_ids']);
+    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [c.doctor.user.id] }))).toEqual([
+      'participant_ids',
+    ]);
     expect(fields(await c.doctor.api.post(conversations(), { subject: 'x' }))).toEqual(['participant_ids']);
     const crowd = Array.from({ length: 51 }, () => randomUUID());
     expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: crowd }))).toEqual(['participant_ids']);
     expect(fields(await c.doctor.api.post(conversations(), { participant_ids: [c.nurse.user.id] }))).toEqual(['subject']);
     expect(fields(await c.doctor.api.post(conversations(), { subject: '  ', participant_ids: [c.nurse.user.id] }))).toEqual(['subject']);
-    expect(fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [c.nurse.user.id], patient_id: 'abc' }))).toEqual(['patient_id']);
+    expect(
+      fields(await c.doctor.api.post(conversations(), { subject: 'x', participant_ids: [c.nurse.user.id], patient_id: 'abc' })),
+    ).toEqual(['patient_id']);
   });
 
   it('shows a conversation only to its participants: other members and outsiders get 404, anonymous 401', async () => {
@@ -108,7 +114,12 @@ describe('conversations', () => {
       expect(res.status).toBe(201);
       sent.push(res.body.data);
     }
-    expect(sent[1]).toMatchObject({ conversation_id: conv.id, sender_id: c.nurse.user.id, body: '150 mL since 08:00', created_at: expect.any(String) });
+    expect(sent[1]).toMatchObject({
+      conversation_id: conv.id,
+      sender_id: c.nurse.user.id,
+      body: '150 mL since 08:00',
+      created_at: expect.any(String),
+    });
     const page = await c.nurse.api.get(`${messages(conv.id)}?limit=2`);
     expect(page.status).toBe(200);
     expect(page.body.meta).toEqual({ page: 1, limit: 2, total: 3 });
@@ -170,7 +181,10 @@ describe('conversations', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const conv = created.body.data.createConversation;
-    expect(conv).toMatchObject({ participantIds: [c.nurse.user.id, c.doctor.user.id], patient: { id: c.patientId, firstName: SAMPLE_PATIENT.first_name } });
+    expect(conv).toMatchObject({
+      participantIds: [c.nurse.user.id, c.doctor.user.id],
+      patient: { id: c.patientId, firstName: SAMPLE_PATIENT.first_name },
+    });
     const sent = await c.doctor.api.graphql(
       `mutation($org: ID!, $id: ID!) { sendMessage(organizationId: $org, conversationId: $id, input: { body: "Agreed, tomorrow 10:00" }) { id body senderId } }`,
       { org: c.orgId, id: conv.id },
@@ -182,7 +196,10 @@ describe('conversations', () => {
     );
     expect(listed.body.data.conversationMessages).toEqual({ total: 1, items: [{ body: 'Agreed, tomorrow 10:00' }] });
     expect(listed.body.data.conversations.items.map((i: { id: string }) => i.id)).toContain(conv.id);
-    const outside = await c.billing.api.graphql(`query($org: ID!, $id: ID!) { conversation(organizationId: $org, id: $id) { id } }`, { org: c.orgId, id: conv.id });
+    const outside = await c.billing.api.graphql(`query($org: ID!, $id: ID!) { conversation(organizationId: $org, id: $id) { id } }`, {
+      org: c.orgId,
+      id: conv.id,
+    });
     expect(outside.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

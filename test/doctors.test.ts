@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TOPICS } from '../shared/events';
-import { OutboxEvent, ProcessedEvent } from '../shared/outbox';
-import { DeadLetter } from '../subgraphs/org/bus/bus.entities';
+import { OutboxEvent } from '../shared/outbox';
 import { DoctorOrganization } from '../subgraphs/org/doctors/doctor.entity';
 import { Organization, OrganizationMember, OrganizationStatus } from '../subgraphs/org/organizations/organization.entity';
 import { signInAdmin, signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
@@ -9,6 +7,12 @@ import { clinic, type Clinic } from './support/clinic';
 import { lastMail } from './support/mail';
 import { addMember, createOrganization } from './support/org';
 import { eventually } from './support/wait';
+
+/** A doctor becomes a member of an organization (as by an invitation they accepted), then `by` links them. */
+async function memberJoins(by: Api, orgId: string, d: { id: string; user: SignedUp }, role = 'ORG:DOCTOR') {
+  await addMember(app, orgId, d.user.user.id, role);
+  return by.post(`/api/doctors/${d.id}/organizations`, { organization_id: orgId });
+}
 
 let app: TestApp;
 let admin: Api;
@@ -81,7 +85,7 @@ async function apiKey(scopes: string[]): Promise<{ headers: Record<string, strin
 }
 
 describe('creating a profile', () => {
-  it('creates the caller\'s profile, pending verification, and answers it at /me', async () => {
+  it("creates the caller's profile, pending verification, and answers it at /me", async () => {
     const user = await signUp(app.api, { first_name: 'Wanjiru', last_name: 'Kamau' });
     const body = profile({ consultation_fee: 1500.5 });
     const res = await user.api.post('/api/doctors', body);
@@ -148,7 +152,16 @@ describe('creating a profile', () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
-    expect(fields(bad)).toEqual(['consultation_fee', 'country', 'currency', 'languages', 'license_country', 'phone', 'specialty', 'years_of_experience']);
+    expect(fields(bad)).toEqual([
+      'consultation_fee',
+      'country',
+      'currency',
+      'languages',
+      'license_country',
+      'phone',
+      'specialty',
+      'years_of_experience',
+    ]);
     const negative = await user.api.post('/api/doctors', profile({ years_of_experience: -1 }));
     expect(fields(negative)).toEqual(['years_of_experience']);
     const feeWithoutCurrency = await user.api.post('/api/doctors', profile({ currency: undefined }));
@@ -161,6 +174,47 @@ describe('creating a profile', () => {
   it('accepts the bounds of years of experience', async () => {
     expect((await doctor({ years_of_experience: 0 })).body.years_of_experience).toBe(0);
     expect((await doctor({ years_of_experience: 70 })).body.years_of_experience).toBe(70);
+  });
+
+  it("keeps the consultation fee in its currency's decimals", async () => {
+    const kwd = await doctor({ consultation_fee: '1.25', currency: 'KWD' });
+    expect(kwd.body).toMatchObject({ consultation_fee: '1.250', currency: 'KWD' });
+    const ugx = await doctor({ consultation_fee: 50000, currency: 'UGX' });
+    expect(ugx.body).toMatchObject({ consultation_fee: '50000', currency: 'UGX' });
+    // Read back from the database as written.
+    expect((await kwd.user.api.get('/api/doctors/me')).body.data.consultation_fee).toBe('1.250');
+    expect((await ugx.user.api.get('/api/doctors/me')).body.data.consultation_fee).toBe('50000');
+    const user = await signUp(app.api);
+    const bad = await user.api.post('/api/doctors', profile({ consultation_fee: '2500.5', currency: 'RWF' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ field: 'consultation_fee', message: 'RWF amounts have no decimals' }]);
+
+    // A fee changed alone is held to the stored currency; a new currency rewrites the fee or, if it does not fit, is refused.
+    const fee = await ugx.user.api.patch(`/api/doctors/${ugx.id}`, { consultation_fee: '50000.5' });
+    expect(fee.status).toBe(400);
+    expect(fee.body.error.details).toEqual([{ field: 'consultation_fee', message: 'UGX amounts have no decimals' }]);
+    const kes = await ugx.user.api.patch(`/api/doctors/${ugx.id}`, { currency: 'KES' });
+    expect(kes.body.data).toMatchObject({ consultation_fee: '50000.00', currency: 'KES' });
+    const cents = await ugx.user.api.patch(`/api/doctors/${ugx.id}`, { consultation_fee: '50000.5' });
+    expect(cents.body.data.consultation_fee).toBe('50000.50');
+    const back = await ugx.user.api.patch(`/api/doctors/${ugx.id}`, { currency: 'UGX' });
+    expect(back.status).toBe(400);
+    expect(back.body.error.details).toEqual([{ field: 'currency', message: 'UGX amounts have no decimals' }]);
+    expect((await ugx.user.api.get('/api/doctors/me')).body.data).toMatchObject({ consultation_fee: '50000.50', currency: 'KES' });
+  });
+
+  it('refuses country codes ISO 3166 does not assign and phone numbers no network does', async () => {
+    const user = await signUp(app.api);
+    const bad = await user.api.post('/api/doctors', profile({ country: 'ZZ', license_country: 'XK', phone: '+254131234567' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { field: 'license_country', message: 'must be an ISO 3166-1 alpha-2 country code such as KE' },
+      { field: 'country', message: 'must be an ISO 3166-1 alpha-2 country code such as KE' },
+      { field: 'phone', message: 'must be in international format, for example +254712345678' },
+    ]);
+    const ok = await user.api.post('/api/doctors', profile({ country: 'GH', license_country: 'GH', phone: '+233241234567' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body.data).toMatchObject({ country: 'GH', license_country: 'GH', phone: '+233241234567' });
   });
 
   it('keeps a license number unique within its country, whatever its spacing and letter case', async () => {
@@ -272,7 +326,7 @@ describe('reading a profile', () => {
   it('shows contact and license details to members of an organization the doctor is linked to', async () => {
     const d = await approvedDoctor();
     expect((await c.nurse.api.get(`/api/doctors/${d.id}`)).body.data.email).toBeNull();
-    const joined = await admin.post(`/api/doctors/${d.id}/organizations`, { organization_id: c.orgId });
+    const joined = await memberJoins(admin, c.orgId, d);
     expect(joined.status).toBe(201);
     const seen = await c.nurse.api.get(`/api/doctors/${d.id}`);
     expect(seen.body.data).toMatchObject({ email: d.user.user.email, phone: '+254711000111', license_number: d.body.license_number });
@@ -306,7 +360,9 @@ describe('GET /api/doctors/search', () => {
     expect(ids(await app.api.get(`/api/doctors/search?q=${t}`))).toEqual([b.id, a.id]);
     expect(ids(await app.api.get(`/api/doctors/search?q=amani%20otieno${t}`))).toEqual([a.id]);
     expect(ids(await app.api.get(`/api/doctors/search?q=baraka%20otieno${t}`))).toEqual([]);
-    expect(ids(await stranger.api.get(`/api/doctors/search?specialty=${encodeURIComponent(`  NEUROLOGY   ${t.toUpperCase()}`)}`))).toEqual([a.id]);
+    expect(ids(await stranger.api.get(`/api/doctors/search?specialty=${encodeURIComponent(`  NEUROLOGY   ${t.toUpperCase()}`)}`))).toEqual([
+      a.id,
+    ]);
     expect(ids(await app.api.get(`/api/doctors/search?city=${encodeURIComponent(city.toLowerCase())}`))).toEqual([b.id, a.id]);
     expect(ids(await app.api.get(`/api/doctors/search?city=${encodeURIComponent(city)}&country=TZ`))).toEqual([b.id]);
     const page2 = await app.api.get(`/api/doctors/search?q=${t}&limit=1&page=2`);
@@ -322,7 +378,7 @@ describe('GET /api/doctors/search', () => {
     const member = await approvedDoctor({ last_name: `Mwangi${t}` });
     await approvedDoctor({ last_name: `Mwangi${t}` });
     const org = await createOrganization(c.doctor.api);
-    expect((await c.doctor.api.post(`/api/doctors/${member.id}/organizations`, { organization_id: org.id })).status).toBe(201);
+    expect((await memberJoins(c.doctor.api, org.id, member)).status).toBe(201);
     expect(ids(await app.api.get(`/api/doctors/search?q=${t}&organization_id=${org.id}`))).toEqual([member.id]);
     expect(ids(await app.api.get(`/api/doctors/search?organization_id=${NOBODY}`))).toEqual([]);
     const bad = await app.api.get('/api/doctors/search?organization_id=nope');
@@ -334,14 +390,18 @@ describe('GET /api/doctors/search', () => {
     const t = tag();
     const inTown = await approvedDoctor({ last_name: `Wanjiru${t}`, city: `Eldoret ${t}`, country: 'KE' });
     const atClinic = await approvedDoctor({ last_name: `Kamau${t}`, city: null, country: 'UG' });
-    const org = await createOrganization(c.doctor.api, { name: `Lakeside Clinic ${t}`, city: `Mbale ${t}`, address: `12 Hospital Road ${t}` });
-    expect((await c.doctor.api.post(`/api/doctors/${atClinic.id}/organizations`, { organization_id: org.id })).status).toBe(201);
+    const org = await createOrganization(c.doctor.api, {
+      name: `Lakeside Clinic ${t}`,
+      city: `Mbale ${t}`,
+      address: `12 Hospital Road ${t}`,
+    });
+    expect((await memberJoins(c.doctor.api, org.id, atClinic)).status).toBe(201);
     const found = (query: string) => app.api.get(`/api/doctors/search?q=${t}&${query}`).then(ids);
     expect(await found(`organization=${encodeURIComponent(`lakeside clinic ${t}`.toUpperCase())}`)).toEqual([atClinic.id]);
     expect(await found(`organization=${org.id}`)).toEqual([atClinic.id]);
     // Working in two matching organizations still lists a doctor once.
     const second = await createOrganization(c.doctor.api, { name: `Lakeside Clinic ${t} Annex`, city: `Mbale ${t}` });
-    expect((await c.doctor.api.post(`/api/doctors/${atClinic.id}/organizations`, { organization_id: second.id })).status).toBe(201);
+    expect((await memberJoins(c.doctor.api, second.id, atClinic)).status).toBe(201);
     const twice = await app.api.get(`/api/doctors/search?q=${t}&organization=lakeside&location=mbale`);
     expect(ids(twice)).toEqual([atClinic.id]);
     expect(twice.body.meta.total).toBe(1);
@@ -351,7 +411,10 @@ describe('GET /api/doctors/search', () => {
     expect(await found(`location=${encodeURIComponent(`hospital road ${t}`)}`)).toEqual([atClinic.id]);
     expect(await found('location=ke')).toEqual([inTown.id]);
     expect(await found(`location=${encodeURIComponent(`eldoret ${t}`)}&organization=${org.id}`)).toEqual([]);
-    const graph = await app.api.graphql('query($q: String, $l: String) { doctors(q: $q, location: $l) { items { id } total } }', { q: t, l: `Mbale ${t}` });
+    const graph = await app.api.graphql('query($q: String, $l: String) { doctors(q: $q, location: $l) { items { id } total } }', {
+      q: t,
+      l: `Mbale ${t}`,
+    });
     expect(graph.body.data.doctors).toEqual({ items: [{ id: atClinic.id }], total: 1 });
   });
 
@@ -372,9 +435,20 @@ describe('GET /api/doctors/search', () => {
 describe('PATCH /api/doctors/:id', () => {
   it('lets the owner change their profile (PUT too); null clears optional fields', async () => {
     const d = await approvedDoctor();
-    const res = await d.user.api.patch(`/api/doctors/${d.id}`, { bio: 'Now at the referral hospital.', phone: null, languages: ['French'], years_of_experience: 13 });
+    const res = await d.user.api.patch(`/api/doctors/${d.id}`, {
+      bio: 'Now at the referral hospital.',
+      phone: null,
+      languages: ['French'],
+      years_of_experience: 13,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ bio: 'Now at the referral hospital.', phone: null, languages: ['French'], years_of_experience: 13, verification_status: 'approved' });
+    expect(res.body.data).toMatchObject({
+      bio: 'Now at the referral hospital.',
+      phone: null,
+      languages: ['French'],
+      years_of_experience: 13,
+      verification_status: 'approved',
+    });
     const put = await d.user.api.request('PUT', `/api/doctors/${d.id}`, { city: 'Mombasa' });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ city: 'Mombasa', bio: 'Now at the referral hospital.' });
@@ -398,27 +472,35 @@ describe('PATCH /api/doctors/:id', () => {
     expect((await approved.user.api.get(`/api/doctors/${approved.id}`)).body.data.bio).toBe('Consultant cardiologist.');
   });
 
-  it('lets an administrator change anyone\'s profile', async () => {
+  it("lets an administrator change anyone's profile", async () => {
     const d = await doctor();
     const res = await admin.patch(`/api/doctors/${d.id}`, { specialty: 'Oncology' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ specialty: 'Oncology', verification_status: 'pending' });
   });
 
-  it("resubmits a rejected profile when its owner changes it", async () => {
+  it('resubmits a rejected profile when its owner changes it', async () => {
     const d = await doctor();
     await verify(d.id, 'reject', 'License expired');
     // An administrator's correction does not resubmit it.
     expect((await admin.patch(`/api/doctors/${d.id}`, { title: 'Dr.' })).body.data.verification_status).toBe('rejected');
     const res = await d.user.api.patch(`/api/doctors/${d.id}`, { license_number: license() });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ verification_status: 'pending', verification_reason: null, verified_at: null, verified_by: null });
+    expect(res.body.data).toMatchObject({
+      verification_status: 'pending',
+      verification_reason: null,
+      verified_at: null,
+      verified_by: null,
+    });
     expect(ids(await admin.get('/api/doctors/pending?limit=100'))).toContain(d.id);
   });
 
   it('sends an approved profile back to pending when its license changes, not for other changes', async () => {
     const d = await approvedDoctor();
-    const same = await d.user.api.patch(`/api/doctors/${d.id}`, { license_number: ` ${d.body.license_number.toLowerCase()} `, city: 'Eldoret' });
+    const same = await d.user.api.patch(`/api/doctors/${d.id}`, {
+      license_number: ` ${d.body.license_number.toLowerCase()} `,
+      city: 'Eldoret',
+    });
     expect(same.body.data).toMatchObject({ verification_status: 'approved', city: 'Eldoret' });
     const taken = (await doctor()).body.license_number;
     const duplicate = await d.user.api.patch(`/api/doctors/${d.id}`, { license_number: taken });
@@ -427,7 +509,9 @@ describe('PATCH /api/doctors/:id', () => {
     expect(changed.body.data.verification_status).toBe('pending');
     expect((await app.api.get(`/api/doctors/${d.id}`)).body.data.verification_status).toBe('pending');
     const country = await approvedDoctor();
-    expect((await country.user.api.patch(`/api/doctors/${country.id}`, { license_country: 'UG' })).body.data.verification_status).toBe('pending');
+    expect((await country.user.api.patch(`/api/doctors/${country.id}`, { license_country: 'UG' })).body.data.verification_status).toBe(
+      'pending',
+    );
   });
 });
 
@@ -465,7 +549,10 @@ describe('verification', () => {
     expect(fields(await admin.post(`/api/doctors/${d.id}/verify`, { decision: 'reject', reason: '  ' }))).toEqual(['reason']);
     const res = await admin.post(`/api/doctors/${d.id}/verify`, { decision: 'reject', reason: 'Registration number not on the register' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ verification_status: 'rejected', verification_reason: 'Registration number not on the register' });
+    expect(res.body.data).toMatchObject({
+      verification_status: 'rejected',
+      verification_reason: 'Registration number not on the register',
+    });
     expect((await lastMail(d.user.user.email, 'doctor_verification')).data).toMatchObject({ decision: 'reject' });
     expect((await admin.post(`/api/doctors/${d.id}/verify`, { decision: 'approve' })).status).toBe(409);
   });
@@ -500,40 +587,51 @@ describe('verification', () => {
 });
 
 describe('joining and leaving organizations', () => {
-  it('lets an ORG:ADMIN add an approved doctor: membership, link and svc.organization.member_added', async () => {
+  it("refuses to attach a doctor who is not a member: joining is the doctor's act or an invitation they accept", async () => {
     const orgAdmin = await signUp(app.api);
     const org = await createOrganization(orgAdmin.api);
     const d = await approvedDoctor();
     const res = await orgAdmin.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
-    expect(res.status).toBe(201);
-    expect(res.body.data.organizations).toEqual([{ id: org.id, name: org.name }]);
-    const member = await app.em('org').findOneOrFail(OrganizationMember, { organization: org.id, user: d.user.user.id });
-    expect(member.role).toBe('ORG:DOCTOR');
-    const links = await app.em('org').find(DoctorOrganization, { organization: org.id });
-    expect(links.map((l) => [l.doctor.id, l.role])).toEqual([[d.id, 'ORG:DOCTOR']]);
-    const events = await app.em('org').find(OutboxEvent, { topic: TOPICS.memberAdded, payload: { organization_id: org.id, user_id: d.user.user.id } });
-    expect(events.map((e) => e.payload)).toEqual([{ organization_id: org.id, user_id: d.user.user.id, role: 'ORG:DOCTOR' }]);
-    // The doctor's next request sees the membership.
-    const mine = await d.user.api.get('/api/organizations/me');
-    expect(mine.body.data.map((o: { id: string; viewer_role: string }) => [o.id, o.viewer_role])).toEqual([[org.id, 'ORG:DOCTOR']]);
-    // The member_added consumer finds the link already there: applied once, nothing duplicated, nothing dead.
-    await eventually(() => app.em('org').findOne(ProcessedEvent, { consumer: 'doctor-organizations', eventId: events[0].id }), 'consumer ran');
-    expect(await app.em('org').count(DoctorOrganization, { organization: org.id })).toBe(1);
-    expect(await app.em('org').count(DeadLetter, { eventId: events[0].id })).toBe(0);
-
-    const again = await orgAdmin.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
-    expect(again.status).toBe(409);
-    expect(await app.em('org').count(OutboxEvent, { topic: TOPICS.memberAdded, payload: { organization_id: org.id, user_id: d.user.user.id } })).toBe(1);
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toMatch(/invite them/);
+    // Nothing changed, and the administrator learned none of the doctor's private fields.
+    expect(await app.em('org').count(OrganizationMember, { organization: org.id, user: d.user.user.id })).toBe(0);
+    expect(await app.em('org').count(DoctorOrganization, { organization: org.id })).toBe(0);
+    expect(
+      await app
+        .em('org')
+        .count(OutboxEvent, { topic: 'svc.organization.member_added', payload: { organization_id: org.id, user_id: d.user.user.id } }),
+    ).toBe(0);
+    expect((await orgAdmin.api.get(`/api/doctors/${d.id}`)).body.data).toMatchObject({ email: null, phone: null, license_number: null });
+    // A platform administrator cannot either.
+    expect((await admin.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id })).status).toBe(403);
   });
 
-  it('takes the role of a new membership, validated', async () => {
+  it("lets the organization's ORG:ADMIN link a doctor who is a member, with the membership's role, once", async () => {
+    const orgAdmin = await signUp(app.api);
+    const org = await createOrganization(orgAdmin.api);
+    const d = await approvedDoctor();
+    const res = await memberJoins(orgAdmin.api, org.id, d);
+    expect(res.status).toBe(201);
+    expect(res.body.data.organizations).toEqual([{ id: org.id, name: org.name }]);
+    const links = await app.em('org').find(DoctorOrganization, { organization: org.id });
+    expect(links.map((l) => [l.doctor.id, l.role])).toEqual([[d.id, 'ORG:DOCTOR']]);
+    const again = await orgAdmin.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
+    expect(again.status).toBe(409);
+  });
+
+  it('validates the role a client still sends, and links with the role of the membership', async () => {
     const org = await createOrganization(c.doctor.api);
     const d = await approvedDoctor();
-    expect(fields(await c.doctor.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id, role: 'ORG:WIZARD' }))).toEqual(['role']);
+    expect(fields(await c.doctor.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id, role: 'ORG:WIZARD' }))).toEqual([
+      'role',
+    ]);
     expect(fields(await c.doctor.api.post(`/api/doctors/${d.id}/organizations`, {}))).toEqual(['organization_id']);
+    await addMember(app, org.id, d.user.user.id, 'ORG:NURSE');
     const res = await admin.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id, role: 'ORG:ADMIN' });
     expect(res.status).toBe(201);
-    expect((await app.em('org').findOneOrFail(OrganizationMember, { organization: org.id, user: d.user.user.id })).role).toBe('ORG:ADMIN');
+    expect((await app.em('org').findOneOrFail(OrganizationMember, { organization: org.id, user: d.user.user.id })).role).toBe('ORG:NURSE');
+    expect((await app.em('org').findOneOrFail(DoctorOrganization, { organization: org.id, doctor: d.id })).role).toBe('ORG:NURSE');
   });
 
   it('lets a doctor link themselves only to an organization they are a member of', async () => {
@@ -547,7 +645,11 @@ describe('joining and leaving organizations', () => {
     expect(res.status).toBe(201);
     // The existing membership is kept as it is; no new member event.
     expect((await app.em('org').findOneOrFail(DoctorOrganization, { organization: org.id, doctor: d.id })).role).toBe('ORG:STAFF');
-    expect(await app.em('org').count(OutboxEvent, { topic: TOPICS.memberAdded, payload: { organization_id: org.id, user_id: d.user.user.id } })).toBe(0);
+    expect(
+      await app
+        .em('org')
+        .count(OutboxEvent, { topic: 'svc.organization.member_added', payload: { organization_id: org.id, user_id: d.user.user.id } }),
+    ).toBe(0);
   });
 
   it('refuses others (403), hidden organizations (404), rejected doctors (409) and API keys', async () => {
@@ -568,32 +670,28 @@ describe('joining and leaving organizations', () => {
     // A pending doctor may join (as by invitation); a rejected one may not (below).
     const rejected = await doctor();
     await verify(rejected.id, 'reject', 'No');
-    const refused = await admin.post(`/api/doctors/${rejected.id}/organizations`, { organization_id: c.orgId });
+    const refused = await memberJoins(admin, c.orgId, rejected);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/rejected/);
-    expect(await app.em('org').count(OrganizationMember, { organization: c.orgId, user: rejected.user.user.id })).toBe(0);
+    expect(await app.em('org').count(DoctorOrganization, { organization: c.orgId, doctor: rejected.id })).toBe(0);
   });
 
   it('lets the doctor leave: the link and an ORG:DOCTOR membership end', async () => {
     const d = await approvedDoctor();
     const org = await createOrganization(c.doctor.api);
-    await c.doctor.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
+    await memberJoins(c.doctor.api, org.id, d);
     expect((await d.user.api.get('/api/organizations/me')).body.data).toHaveLength(1);
     const res = await d.user.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: d.id, organizations: [] });
     expect(await app.em('org').count(DoctorOrganization, { organization: org.id, doctor: d.id })).toBe(0);
     expect(await app.em('org').count(OrganizationMember, { organization: org.id, user: d.user.user.id })).toBe(0);
-    // The joining's svc.organization.member_added, whenever it is consumed, does not link a doctor who left.
-    const [added] = await app.em('org').find(OutboxEvent, { topic: TOPICS.memberAdded, payload: { organization_id: org.id, user_id: d.user.user.id } });
-    await eventually(() => app.em('org').findOne(ProcessedEvent, { consumer: 'doctor-organizations', eventId: added.id }), 'consumer ran');
-    expect(await app.em('org').count(DoctorOrganization, { organization: org.id, doctor: d.id })).toBe(0);
     expect((await d.user.api.get('/api/organizations/me')).body.data).toHaveLength(0);
     const again = await d.user.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`);
     expect(again.status).toBe(404);
   });
 
-  it("links a profile holder who creates an organization, and keeps their ORG:ADMIN membership when they leave", async () => {
+  it('links a profile holder who creates an organization, and keeps their ORG:ADMIN membership when they leave', async () => {
     const owner = await approvedDoctor({}, { registration_role: 'STAFF' });
     const org = await createOrganization(owner.user.api);
     // Creating it made them a member (svc.organization.member_added), which links a profile holder.
@@ -601,7 +699,9 @@ describe('joining and leaving organizations', () => {
     expect((await owner.user.api.post(`/api/doctors/${owner.id}/organizations`, { organization_id: org.id })).status).toBe(409);
     expect((await owner.user.api.delete(`/api/doctors/${owner.id}/organizations/${org.id}`)).status).toBe(200);
     expect(await app.em('org').count(DoctorOrganization, { organization: org.id })).toBe(0);
-    expect((await app.em('org').findOneOrFail(OrganizationMember, { organization: org.id, user: owner.user.user.id })).role).toBe('ORG:ADMIN');
+    expect((await app.em('org').findOneOrFail(OrganizationMember, { organization: org.id, user: owner.user.user.id })).role).toBe(
+      'ORG:ADMIN',
+    );
   });
 
   it("lets the organization's ORG:ADMIN or an administrator remove a doctor; members 403, outsiders 404", async () => {
@@ -610,14 +710,14 @@ describe('joining and leaving organizations', () => {
     const nurse = await signUp(app.api, { registration_role: 'NURSE' });
     await addMember(app, org.id, nurse.user.id, 'ORG:NURSE');
     const d = await approvedDoctor();
-    await orgAdmin.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
+    await memberJoins(orgAdmin.api, org.id, d);
     expect((await nurse.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`)).status).toBe(403);
     expect((await stranger.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`)).status).toBe(404);
     expect((await app.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`)).status).toBe(401);
     expect((await orgAdmin.api.delete(`/api/doctors/${d.id}/organizations/${org.id}`)).status).toBe(200);
     expect(await app.em('org').count(DoctorOrganization, { organization: org.id })).toBe(0);
 
-    await orgAdmin.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
+    await memberJoins(orgAdmin.api, org.id, d);
     expect((await admin.delete(`/api/doctors/${d.id}/organizations/${org.id}`)).status).toBe(200);
     expect((await admin.delete(`/api/doctors/${d.id}/organizations/${c.orgId}`)).status).toBe(404);
     expect((await orgAdmin.api.delete(`/api/doctors/${NOBODY}/organizations/${org.id}`)).status).toBe(404);
@@ -647,9 +747,12 @@ describe('GET /api/organizations/:org_id/doctors', () => {
     const orgAdmin = await signUp(app.api, { registration_role: 'DOCTOR', last_name: 'Zulu' });
     const org = await createOrganization(orgAdmin.api);
     // The creator registered as DOCTOR: svc.organization.member_added links their (pending) profile.
-    const own = await eventually(() => app.em('org').findOne(DoctorOrganization, { organization: org.id }, { populate: ['doctor'] }), 'creator linked');
+    const own = await eventually(
+      () => app.em('org').findOne(DoctorOrganization, { organization: org.id }, { populate: ['doctor'] }),
+      'creator linked',
+    );
     const approved = await approvedDoctor({ last_name: 'Abara' });
-    await orgAdmin.api.post(`/api/doctors/${approved.id}/organizations`, { organization_id: org.id });
+    await memberJoins(orgAdmin.api, org.id, approved);
 
     const members = await orgAdmin.api.get(`/api/organizations/${org.id}/doctors`);
     expect(members.status).toBe(200);
@@ -689,7 +792,11 @@ describe('GraphQL', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const id = created.body.data.createDoctorProfile.id;
-    expect(created.body.data.createDoctorProfile).toMatchObject({ specialty: 'Radiology', verificationStatus: 'pending', email: user.user.email });
+    expect(created.body.data.createDoctorProfile).toMatchObject({
+      specialty: 'Radiology',
+      verificationStatus: 'pending',
+      email: user.user.email,
+    });
 
     const mine = await user.api.graphql(`{ myDoctorProfile { id } }`);
     expect(mine.body.data.myDoctorProfile.id).toBe(id);
@@ -698,17 +805,25 @@ describe('GraphQL', () => {
     const denied = await user.api.graphql(`{ pendingDoctors { total } }`);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const verified = await admin.graphql(`mutation($id: ID!) { verifyDoctor(id: $id, input: { decision: "approve" }) { verificationStatus } }`, { id });
+    const verified = await admin.graphql(
+      `mutation($id: ID!) { verifyDoctor(id: $id, input: { decision: "approve" }) { verificationStatus } }`,
+      { id },
+    );
     expect(verified.body.data.verifyDoctor.verificationStatus).toBe('approved');
+    const joinedOrg = (await createOrganization(c.doctor.api)).id;
+    await addMember(app, joinedOrg, user.user.id, 'ORG:DOCTOR');
     const joined = await c.doctor.api.graphql(
       `mutation($id: ID!, $org: ID!) { addDoctorToOrganization(id: $id, input: { organizationId: $org }) { ...D } } ${DOCTOR}`,
-      { id, org: (await createOrganization(c.doctor.api)).id },
+      { id, org: joinedOrg },
     );
     expect(joined.body.errors).toBeUndefined();
     expect(joined.body.data.addDoctorToOrganization.organizations).toEqual([expect.objectContaining({ viewerRole: 'ORG:ADMIN' })]);
 
     const search = await app.api.graphql(`query($q: String) { doctors(q: $q) { items { ...D } total } } ${DOCTOR}`, { q: `graph${t}` });
-    expect(search.body.data.doctors).toMatchObject({ total: 1, items: [{ id, email: null, licenseNumber: null, organizations: [expect.any(Object)] }] });
+    expect(search.body.data.doctors).toMatchObject({
+      total: 1,
+      items: [{ id, email: null, licenseNumber: null, organizations: [expect.any(Object)] }],
+    });
     const one = await stranger.api.graphql(`query($id: ID!) { doctor(id: $id) { ...D } } ${DOCTOR}`, { id });
     expect(one.body.data.doctor).toMatchObject({ id, email: null });
     const missing = await app.api.graphql(`query($id: ID!) { doctor(id: $id) { id } }`, { id: NOBODY });
@@ -720,7 +835,7 @@ describe('GraphQL', () => {
     const org = await createOrganization(c.doctor.api);
     for (let i = 0; i < 3; i++) {
       const d = await approvedDoctor({ last_name: `Batch${t}${i}` });
-      await c.doctor.api.post(`/api/doctors/${d.id}/organizations`, { organization_id: org.id });
+      await memberJoins(c.doctor.api, org.id, d);
     }
     const connection = app.platform.runtimes.get('org')!.orm.em.getConnection();
     const original = connection.execute.bind(connection);
@@ -732,10 +847,12 @@ describe('GraphQL', () => {
       return original(...args);
     }) as typeof original;
     try {
-      const res = await app.api.graphql(`query($q: String) { doctors(q: $q) { items { lastName organizations { id } } } }`, { q: `batch${t}` });
-      expect(res.body.data.doctors.items.map((d: { lastName: string; organizations: { id: string }[] }) => [d.lastName, d.organizations])).toEqual(
-        [0, 1, 2].map((i) => [`Batch${t}${i}`, [{ id: org.id }]]),
-      );
+      const res = await app.api.graphql(`query($q: String) { doctors(q: $q) { items { lastName organizations { id } } } }`, {
+        q: `batch${t}`,
+      });
+      expect(
+        res.body.data.doctors.items.map((d: { lastName: string; organizations: { id: string }[] }) => [d.lastName, d.organizations]),
+      ).toEqual([0, 1, 2].map((i) => [`Batch${t}${i}`, [{ id: org.id }]]));
       expect(linkReads).toHaveLength(1);
     } finally {
       (connection as unknown as { execute: typeof original }).execute = original;

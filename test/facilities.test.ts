@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
-import { TOPICS } from '../shared/events';
 import { OutboxEvent } from '../shared/outbox';
 import { SAMPLE_PATIENT, signInAdmin, signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
@@ -37,7 +36,11 @@ async function createRoom(body: Record<string, unknown> = {}, orgId = c.orgId, a
 
 /** A patient of the clinic, registered through the clinical API. */
 async function newPatient(): Promise<string> {
-  const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, email: undefined, first_name: `P${++seq}` });
+  const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, {
+    ...SAMPLE_PATIENT,
+    email: undefined,
+    first_name: `P${++seq}`,
+  });
   if (res.status !== 201) throw new Error(`patient: ${res.status} ${res.text}`);
   return res.body.data.id;
 }
@@ -63,9 +66,22 @@ describe('rooms', () => {
       organization_id: c.orgId,
       created_by: admin.user.id,
     });
-    const ward = await admin.api.post(rooms(), { name: 'Ward A', type: 'ward', capacity: 12, floor: '2', ward: 'Medical', department: 'Internal medicine' });
+    const ward = await admin.api.post(rooms(), {
+      name: 'Ward A',
+      type: 'ward',
+      capacity: 12,
+      floor: '2',
+      ward: 'Medical',
+      department: 'Internal medicine',
+    });
     expect(ward.status).toBe(201);
-    expect(ward.body.data).toMatchObject({ capacity: 12, floor: '2', ward: 'Medical', department: 'Internal medicine', available_beds: 12 });
+    expect(ward.body.data).toMatchObject({
+      capacity: 12,
+      floor: '2',
+      ward: 'Medical',
+      department: 'Internal medicine',
+      available_beds: 12,
+    });
     const read = await c.billing.api.get(`${rooms()}/${ward.body.data.id}`);
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ id: ward.body.data.id, name: 'Ward A', occupied: 0 });
@@ -161,7 +177,11 @@ describe('rooms', () => {
   });
 
   it('answers an API key by its scopes', async () => {
-    const key = await admin.api.post('/api/developer/keys', { name: 'Bed board', scopes: ['organizations:read', 'admissions:read'], organization_id: c.orgId });
+    const key = await admin.api.post('/api/developer/keys', {
+      name: 'Bed board',
+      scopes: ['organizations:read', 'admissions:read'],
+      organization_id: c.orgId,
+    });
     expect(key.status).toBe(201);
     const headers = { headers: { 'x-api-key': key.body.data.key }, token: null };
     expect((await app.api.get(rooms(), headers)).status).toBe(200);
@@ -359,7 +379,9 @@ describe('discharge', () => {
     const discharge = (body: Record<string, unknown>) => c.doctor.api.post(`${admissions()}/${id}/discharge`, body);
     expect(fields(await discharge({ disposition: 'escaped' }))).toEqual(['disposition']);
     expect(fields(await discharge({ disposition: 'home', discharged_at: '2025-02-28T09:00:00Z' }))).toEqual(['discharged_at']);
-    expect(fields(await discharge({ disposition: 'home', discharged_at: new Date(Date.now() + 3_600_000).toISOString() }))).toEqual(['discharged_at']);
+    expect(fields(await discharge({ disposition: 'home', discharged_at: new Date(Date.now() + 3_600_000).toISOString() }))).toEqual([
+      'discharged_at',
+    ]);
     const ok = await discharge({ disposition: 'against_medical_advice' });
     expect(ok.status).toBe(200);
     expect(Math.abs(Date.parse(ok.body.data.discharged_at) - Date.now())).toBeLessThan(60_000);
@@ -380,7 +402,14 @@ describe('transfer', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'admitted', room_id: to.id });
     expect(res.body.data.transfers).toEqual([
-      { id: expect.any(String), from_room_id: from.id, to_room_id: to.id, at: expect.any(String), by: c.nurse.user.id, reason: 'Deteriorating' },
+      {
+        id: expect.any(String),
+        from_room_id: from.id,
+        to_room_id: to.id,
+        at: expect.any(String),
+        by: c.nurse.user.id,
+        reason: 'Deteriorating',
+      },
     ]);
     expect((await c.doctor.api.get(`${rooms()}/${from.id}`)).body.data.occupied).toBe(0);
     expect((await c.doctor.api.get(`${rooms()}/${to.id}`)).body.data.occupied).toBe(1);
@@ -389,7 +418,7 @@ describe('transfer', () => {
     expect(ids(await c.doctor.api.get(`${admissions()}?room_id=${from.id}`))).toEqual([admission.id]);
   });
 
-  it('refuses the same room (400), a full or closed room (409), another organization\'s room (404), a discharged admission (409)', async () => {
+  it("refuses the same room (400), a full or closed room (409), another organization's room (404), a discharged admission (409)", async () => {
     const from = await createRoom({ capacity: 2 });
     const full = await createRoom({ capacity: 1 });
     await admit(full.id);
@@ -443,12 +472,20 @@ describe('admission events', () => {
     await c.nurse.api.post(`${admissions()}/${admitted.id}/discharge`, { disposition: 'home' });
     // A refused change records nothing.
     expect((await c.nurse.api.post(`${admissions()}/${admitted.id}/discharge`, { disposition: 'home' })).status).toBe(409);
-    const events = await app.em('org').find(OutboxEvent, { payload: { admission_id: admitted.id } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    const base = { admission_id: admitted.id, organization_id: c.orgId, patient_id: patientId, by: c.nurse.user.id, at: expect.any(String) };
+    const events = await app
+      .em('org')
+      .find(OutboxEvent, { payload: { admission_id: admitted.id } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const base = {
+      admission_id: admitted.id,
+      organization_id: c.orgId,
+      patient_id: patientId,
+      by: c.nurse.user.id,
+      at: expect.any(String),
+    };
     expect(events.map((e) => [e.topic, e.payload])).toEqual([
-      [TOPICS.patientAdmitted, { ...base, room_id: ward.id, at: admitted.admitted_at }],
-      [TOPICS.patientTransferred, { ...base, room_id: icu.id, from_room_id: ward.id }],
-      [TOPICS.patientDischarged, { ...base, room_id: icu.id, disposition: 'home' }],
+      ['svc.facility.patient_admitted', { ...base, room_id: ward.id, at: admitted.admitted_at }],
+      ['svc.facility.patient_transferred', { ...base, room_id: icu.id, from_room_id: ward.id }],
+      ['svc.facility.patient_discharged', { ...base, room_id: icu.id, disposition: 'home' }],
     ]);
   });
 });
@@ -480,7 +517,11 @@ describe('GraphQL', () => {
     const id = (await admit(room.id)).body.data.id;
     const query = `query($org: ID!) { organizationRooms(organizationId: $org, limit: 100) { total items { id occupied admissions { id } } } }`;
     const nurse = await c.nurse.api.graphql(query, { org: c.orgId });
-    expect(nurse.body.data.organizationRooms.items.find((r: { id: string }) => r.id === room.id)).toEqual({ id: room.id, occupied: 1, admissions: [{ id }] });
+    expect(nurse.body.data.organizationRooms.items.find((r: { id: string }) => r.id === room.id)).toEqual({
+      id: room.id,
+      occupied: 1,
+      admissions: [{ id }],
+    });
     const billing = await c.billing.api.graphql(query, { org: c.orgId });
     expect(billing.body.data.organizationRooms.items.find((r: { id: string }) => r.id === room.id).admissions).toBeNull();
     const outside = await stranger.api.graphql(query, { org: c.orgId });

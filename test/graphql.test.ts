@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { resetConfig } from '../shared/config';
 import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { createOrganization } from './support/org';
@@ -16,10 +17,9 @@ afterAll(() => app.close());
 describe('POST /graphql', () => {
   it('resolves patient { organization { name } } across the clinical and org subgraphs', async () => {
     const created = await doctor.api.post(`/api/organizations/${orgId}/patients`, SAMPLE_PATIENT);
-    const res = await doctor.api.graphql(
-      'query($id: ID!) { patient(id: $id) { id firstName mrn organization { id name type } } }',
-      { id: created.body.data.id },
-    );
+    const res = await doctor.api.graphql('query($id: ID!) { patient(id: $id) { id firstName mrn organization { id name type } } }', {
+      id: created.body.data.id,
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.patient).toEqual({
@@ -28,6 +28,19 @@ describe('POST /graphql', () => {
       mrn: 'MRN-000001',
       organization: { id: orgId, name: 'Accra Ridge Hospital', type: 'hospital' },
     });
+  });
+
+  it("bills only a patient of the organization: another organization's or none is refused, nothing stored", async () => {
+    const other = await signUp(app.api, { registration_role: 'DOCTOR' });
+    const otherOrg = (await createOrganization(other.api)).id;
+    const theirs = await other.api.post(`/api/organizations/${otherOrg}/patients`, SAMPLE_PATIENT);
+    const line = { currency: 'GHS', items: [{ description: 'Consultation', quantity: 1, unit_price: '10.00' }] };
+    const before = (await doctor.api.get(`/api/organizations/${orgId}/invoices`)).body.meta.total;
+    const foreign = await doctor.api.post(`/api/organizations/${orgId}/invoices`, { ...line, patient_id: theirs.body.data.id });
+    expect(foreign.status).toBe(404);
+    const nobody = await doctor.api.post(`/api/organizations/${orgId}/invoices`, { ...line, patient_id: randomUUID() });
+    expect(nobody.status).toBe(404);
+    expect((await doctor.api.get(`/api/organizations/${orgId}/invoices`)).body.meta.total).toBe(before);
   });
 
   it('joins all three subgraphs: an invoice with its patient and organization', async () => {
@@ -42,7 +55,7 @@ describe('POST /graphql', () => {
     });
     expect(invoice.status).toBe(201);
     expect(invoice.body.data).toMatchObject({ number: 'INV-000001', total_amount: '221.00', status: 'draft', currency: 'GHS' });
-    expect(invoice.body.data.items[1]).toEqual({ description: 'Malaria RDT', quantity: 2, unit_price: '35.50', amount: '71.00' });
+    expect(invoice.body.data.items[1]).toMatchObject({ description: 'Malaria RDT', quantity: 2, unit_price: '35.50', amount: '71.00' });
 
     const res = await doctor.api.graphql(
       `query($org: ID!) { organizationInvoices(organizationId: $org) {
@@ -58,6 +71,61 @@ describe('POST /graphql', () => {
     });
   });
 
+  it("writes invoice amounts with their currency's decimals (UGX none, KWD three) and refuses more", async () => {
+    const org = (await createOrganization(doctor.api)).id;
+    const ugx = await doctor.api.post(`/api/organizations/${org}/invoices`, {
+      currency: 'UGX',
+      items: [
+        { description: 'Consultation', quantity: 3, unit_price: 5000 },
+        { description: 'RDT', unit_price: '2500.00' },
+      ],
+    });
+    expect(ugx.status).toBe(201);
+    expect(ugx.body.data).toMatchObject({ total_amount: '17500', currency: 'UGX' });
+    expect(ugx.body.data.items).toMatchObject([
+      { description: 'Consultation', quantity: 3, unit_price: '5000', amount: '15000' },
+      { description: 'RDT', quantity: 1, unit_price: '2500', amount: '2500' },
+    ]);
+    const kwd = await doctor.api.post(`/api/organizations/${org}/invoices`, {
+      currency: 'KWD',
+      items: [{ description: 'Consultation', quantity: 3, unit_price: '1.255' }],
+    });
+    expect(kwd.status).toBe(201);
+    expect(kwd.body.data).toMatchObject({ total_amount: '3.765', items: [{ unit_price: '1.255', amount: '3.765' }] });
+    // Read back from the database: the amounts keep their three decimals.
+    const listed = await doctor.api.graphql(
+      'query($org: ID!) { organizationInvoices(organizationId: $org) { items { currency totalAmount } } }',
+      { org },
+    );
+    expect(listed.body.data.organizationInvoices.items).toEqual(
+      expect.arrayContaining([
+        { currency: 'KWD', totalAmount: '3.765' },
+        { currency: 'UGX', totalAmount: '17500' },
+      ]),
+    );
+
+    const refused = await doctor.api.post(`/api/organizations/${org}/invoices`, {
+      currency: 'UGX',
+      items: [
+        { description: 'A', unit_price: '100' },
+        { description: 'B', unit_price: '5000.5' },
+        { description: 'C', unit_price: '0.25' },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      { field: 'items.1.unit_price', message: 'UGX amounts have no decimals' },
+      { field: 'items.2.unit_price', message: 'UGX amounts have no decimals' },
+    ]);
+    const noCurrency = await doctor.api.post(`/api/organizations/${org}/invoices`, {
+      currency: 'XXX',
+      items: [{ description: 'A', unit_price: '1' }],
+    });
+    expect(noCurrency.status).toBe(400);
+    expect(noCurrency.body.error.details).toEqual([{ field: 'currency', message: 'must be an ISO 4217 currency code such as KES' }]);
+    expect((await doctor.api.get(`/api/organizations/${org}/invoices`)).body.meta.total).toBe(2);
+  });
+
   it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND and VALIDATION_ERROR', async () => {
     const stranger = await signUp(app.api);
     const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
@@ -65,10 +133,9 @@ describe('POST /graphql', () => {
     expect(hidden.body.data).toBeNull();
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
-    const invalid = await doctor.api.graphql(
-      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }',
-      { i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' } },
-    );
+    const invalid = await doctor.api.graphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {
+      i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' },
+    });
     expect(invalid.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(invalid.body.errors[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['dateOfBirth', 'phone']);
 
@@ -103,7 +170,10 @@ describe('POST /graphql', () => {
   });
 
   it('rejects queries costlier than the limit', async () => {
-    const fields = Array.from({ length: 6 }, (_, i) => `p${i}: organizations(limit: 100) { items { id name type status email phone address city country } }`).join(' ');
+    const fields = Array.from(
+      { length: 6 },
+      (_, i) => `p${i}: organizations(limit: 100) { items { id name type status email phone address city country } }`,
+    ).join(' ');
     const res = await doctor.api.graphql(`{ ${fields} }`);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');

@@ -93,7 +93,10 @@ describe('the REST envelope on every failure', () => {
     };
     const http = createHttpApp({
       gateway: failing,
-      identity: { viewerFromAccessToken: () => Promise.reject(new Error('unused')), viewerFromApiKey: () => Promise.reject(new Error('unused')) },
+      identity: {
+        viewerFromAccessToken: () => Promise.reject(new Error('unused')),
+        viewerFromApiKey: () => Promise.reject(new Error('unused')),
+      },
       routes: app.platform.routes,
       webhooks: Router(),
       ops: Router(),
@@ -126,7 +129,8 @@ describe('Idempotency-Key on REST writes', () => {
   async function clinicDoctor() {
     const doctor = await signUp(app.api, { registration_role: 'DOCTOR' });
     const org = (await doctor.api.post('/api/organizations', { name: `Idempotent ${randomUUID().slice(0, 8)}` })).body.data.id;
-    const patients = async () => (await doctor.api.get(`/api/organizations/${org}/patients?limit=100`)).body.data as { id: string; mrn: string }[];
+    const patients = async () =>
+      (await doctor.api.get(`/api/organizations/${org}/patients?limit=100`)).body.data as { id: string; mrn: string }[];
     return { doctor, org, patients, path: `/api/organizations/${org}/patients` };
   }
 
@@ -199,7 +203,13 @@ describe('Idempotency-Key on REST writes', () => {
   });
 
   it('keeps no answer that carries credentials: sign-in paths ignore the key', async () => {
-    const body = { email: `idem-${randomUUID()}@example.test`, password: 'Secret-pass-2026', first_name: 'Ada', last_name: 'Okafor', registration_role: 'PATIENT' };
+    const body = {
+      email: `idem-${randomUUID()}@example.test`,
+      password: 'Secret-pass-2026',
+      first_name: 'Ada',
+      last_name: 'Okafor',
+      registration_role: 'PATIENT',
+    };
     const headers = { 'idempotency-key': randomUUID() };
     expect((await app.api.post('/api/auth/register', body, { headers })).status).toBe(201);
     const retry = await app.api.post('/api/auth/register', body, { headers });
@@ -233,7 +243,8 @@ describe('OpenAPI', () => {
       ]);
     }
     // Writes document Idempotency-Key, except where answers carry credentials.
-    const idempotent = (op: { parameters: { $ref?: string }[] }) => op.parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+    const idempotent = (op: { parameters: { $ref?: string }[] }) =>
+      op.parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
     expect(idempotent(res.body.paths['/api/patients'].post)).toBe(true);
     expect(idempotent(res.body.paths['/api/auth/login'].post)).toBe(false);
     expect(idempotent(res.body.paths['/api/patients/{id}'].get)).toBe(false);

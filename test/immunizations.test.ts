@@ -23,7 +23,11 @@ const fields = (res: { body: { error: { details: { field: string }[] } } }) => r
 
 /** A child of the clinic born `ageDays` ago. */
 async function child(ageDays: number): Promise<string> {
-  const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Baby', date_of_birth: daysAgo(ageDays) });
+  const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, {
+    ...SAMPLE_PATIENT,
+    first_name: 'Baby',
+    date_of_birth: daysAgo(ageDays),
+  });
   if (res.status !== 201) throw new Error(`patient: ${res.status} ${res.text}`);
   return res.body.data.id;
 }
@@ -45,7 +49,9 @@ describe('immunization schedule', () => {
     const s = res.body.data;
     expect(s).toMatchObject({ patient_id: id, date_of_birth: daysAgo(56), as_of: daysAgo(0), missed_after_days: 28, created: 17 });
     expect(s.source).toMatch(/WHO recommendations for routine immunization/);
-    expect(new Set(s.doses.map((d: Dose) => d.vaccine))).toEqual(new Set(['bcg', 'hepb_birth', 'opv', 'ipv', 'dtp_hib_hepb', 'pcv', 'rota', 'mcv']));
+    expect(new Set(s.doses.map((d: Dose) => d.vaccine))).toEqual(
+      new Set(['bcg', 'hepb_birth', 'opv', 'ipv', 'dtp_hib_hepb', 'pcv', 'rota', 'mcv']),
+    );
     expect(find(s.doses, 'bcg')).toMatchObject({ due_date: daysAgo(56), status: 'missed', vaccine_name: 'BCG' });
     expect(find(s.doses, 'hepb_birth')).toMatchObject({ status: 'not_applicable', latest_date: daysAgo(14) });
     expect(find(s.doses, 'opv')).toMatchObject({ due_date: daysAgo(14), earliest_date: daysAgo(14), status: 'overdue' });
@@ -87,7 +93,9 @@ describe('immunization schedule', () => {
   it('moves the later doses of a series started late instead of marking them missed', async () => {
     const id = await child(200);
     await c.doctor.api.post(`/api/patients/${id}/immunizations/generate`);
-    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(10) })).status).toBe(201);
+    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(10) })).status).toBe(
+      201,
+    );
     const opv2 = find((await c.doctor.api.get(`/api/patients/${id}/immunizations`)).body.data.doses, 'opv', 2);
     expect(opv2).toMatchObject({ due_date: daysAgo(10 - 28), earliest_date: daysAgo(10 - 28), status: 'due' });
   });
@@ -96,7 +104,11 @@ describe('immunization schedule', () => {
 describe('administering a dose', () => {
   it('records lot, site, date and who gave it, the next dose by default', async () => {
     const id = await child(60);
-    const res = await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(1), notes: 'No reaction at 15 min' });
+    const res = await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, {
+      ...opv,
+      administered_on: daysAgo(1),
+      notes: 'No reaction at 15 min',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       patient_id: id,
@@ -114,7 +126,11 @@ describe('administering a dose', () => {
       override_reason: null,
     });
     // Without a date: today. Recorded in the audit trail.
-    const today = await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'BCG-7', site: 'left_arm' });
+    const today = await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, {
+      vaccine: 'bcg',
+      lot_number: 'BCG-7',
+      site: 'left_arm',
+    });
     expect(today.body.data).toMatchObject({ dose_number: 1, administered_on: daysAgo(0) });
     const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'immunization', resourceId: today.body.data.id });
     expect(audit.map((a) => [a.action, a.actorId])).toEqual([['administer', c.nurse.user.id]]);
@@ -125,14 +141,37 @@ describe('administering a dose', () => {
     const skip = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, dose_number: 2 });
     expect(skip.status).toBe(409);
     expect(skip.body.error.message).toMatch(/Dose 1 of opv has not been given/);
-    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(50) })).status).toBe(201);
-    const before = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, dose_number: 2, administered_on: daysAgo(60) });
+    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(50) })).status).toBe(
+      201,
+    );
+    const before = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      ...opv,
+      dose_number: 2,
+      administered_on: daysAgo(60),
+    });
     expect(before.status).toBe(409);
     expect(before.body.error.message).toMatch(/doses are given in order/);
-    const twice = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, dose_number: 1, override_reason: 'again' });
+    const twice = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      ...opv,
+      dose_number: 1,
+      override_reason: 'again',
+    });
     expect(twice.status).toBe(409);
-    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm', administered_on: daysAgo(100) })).status).toBe(201);
-    const all = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm' });
+    expect(
+      (
+        await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+          vaccine: 'bcg',
+          lot_number: 'B',
+          site: 'left_arm',
+          administered_on: daysAgo(100),
+        })
+      ).status,
+    ).toBe(201);
+    const all = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      vaccine: 'bcg',
+      lot_number: 'B',
+      site: 'left_arm',
+    });
     expect(all.status).toBe(409);
   });
 
@@ -140,7 +179,9 @@ describe('administering a dose', () => {
     for (const generated of [true, false]) {
       const id = await child(70);
       if (generated) await c.doctor.api.post(`/api/patients/${id}/immunizations/generate`);
-      const both = await Promise.all([c.doctor.api, c.nurse.api].map((api) => api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, dose_number: 1 })));
+      const both = await Promise.all(
+        [c.doctor.api, c.nurse.api].map((api) => api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, dose_number: 1 })),
+      );
       expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
     }
   });
@@ -148,7 +189,9 @@ describe('administering a dose', () => {
   it('refuses a dose that is too early unless overridden, then keeps it flagged with the reason', async () => {
     const id = await child(56);
     await c.doctor.api.post(`/api/patients/${id}/immunizations/generate`);
-    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(14) })).status).toBe(201);
+    expect((await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(14) })).status).toBe(
+      201,
+    );
 
     // Dose 2 a week after dose 1, at 7 weeks: before both the 4-week interval and the 10-week minimum age.
     const early = { ...opv, administered_on: daysAgo(7) };
@@ -156,11 +199,18 @@ describe('administering a dose', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/before the minimum age of 10 weeks/);
     expect(refused.body.error.message).toMatch(/less than 4 weeks after dose 1/);
-    const mcv = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'mcv', lot_number: 'MR-1', site: 'right_arm' });
+    const mcv = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      vaccine: 'mcv',
+      lot_number: 'MR-1',
+      site: 'right_arm',
+    });
     expect(mcv.status).toBe(409);
     expect(mcv.body.error.message).toMatch(/minimum age of 9 months/);
 
-    const kept = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...early, override_reason: 'Campaign day; family moving away' });
+    const kept = await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      ...early,
+      override_reason: 'Campaign day; family moving away',
+    });
     expect(kept.status).toBe(201);
     expect(kept.body.data).toMatchObject({
       dose_number: 2,
@@ -172,7 +222,11 @@ describe('administering a dose', () => {
 
     // Past its latest age (BCG after 12 months) is refused the same way.
     const older = await child(400);
-    const late = await c.doctor.api.post(`/api/patients/${older}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm' });
+    const late = await c.doctor.api.post(`/api/patients/${older}/immunizations/administer`, {
+      vaccine: 'bcg',
+      lot_number: 'B',
+      site: 'left_arm',
+    });
     expect(late.status).toBe(409);
     expect(late.body.error.message).toMatch(/past the latest age of 12 months/);
   });
@@ -224,7 +278,9 @@ describe('missed doses', () => {
 
     // Given today: no longer missed.
     const doctor = await signIn(c.doctor.user.email);
-    expect((await doctor.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm' })).status).toBe(201);
+    expect(
+      (await doctor.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm' })).status,
+    ).toBe(201);
     const page = await doctor.get(`/api/patients/${id}/immunizations/missed?limit=2`);
     expect(page.body.meta).toEqual({ page: 1, limit: 2, total: 4 });
   });
@@ -233,7 +289,14 @@ describe('missed doses', () => {
 describe('adverse events following immunization', () => {
   it('reports one against a dose or a vaccine, shown with the schedule', async () => {
     const id = await child(70);
-    const dose = (await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'pcv', lot_number: 'PCV-3', site: 'left_thigh', administered_on: daysAgo(3) })).body.data;
+    const dose = (
+      await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, {
+        vaccine: 'pcv',
+        lot_number: 'PCV-3',
+        site: 'left_thigh',
+        administered_on: daysAgo(3),
+      })
+    ).body.data;
     const res = await c.nurse.api.post(`/api/patients/${id}/immunizations/aefi`, {
       immunization_id: dose.id,
       onset_date: daysAgo(2),
@@ -243,7 +306,16 @@ describe('adverse events following immunization', () => {
       outcome: 'recovering',
     });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ patient_id: id, organization_id: c.orgId, immunization_id: dose.id, vaccine: 'pcv', severity: 'moderate', serious: false, outcome: 'recovering', reported_by: c.nurse.user.id });
+    expect(res.body.data).toMatchObject({
+      patient_id: id,
+      organization_id: c.orgId,
+      immunization_id: dose.id,
+      vaccine: 'pcv',
+      severity: 'moderate',
+      serious: false,
+      outcome: 'recovering',
+      reported_by: c.nurse.user.id,
+    });
     const byVaccine = await c.doctor.api.post(`/api/patients/${id}/immunizations/aefi`, {
       vaccine: 'bcg',
       onset_date: daysAgo(1),
@@ -257,9 +329,28 @@ describe('adverse events following immunization', () => {
     expect(schedule.body.data.adverse_events.map((e: { id: string }) => e.id)).toEqual([byVaccine.body.data.id, res.body.data.id]);
   });
 
+  it('takes a report without `serious`: false, unless the outcome makes it serious under the WHO definition', async () => {
+    const id = await child(70);
+    const report = (fields: Record<string, unknown>) =>
+      c.nurse.api.post(`/api/patients/${id}/immunizations/aefi`, {
+        vaccine: 'opv',
+        onset_date: daysAgo(1),
+        description: 'Rash',
+        severity: 'severe',
+        ...fields,
+      });
+    const plain = await report({});
+    expect(plain.status).toBe(201);
+    expect(plain.body.data.serious).toBe(false);
+    expect((await report({ outcome: 'recovered_with_sequelae' })).body.data.serious).toBe(true);
+    expect((await report({ outcome: 'died' })).body.data.serious).toBe(true);
+    expect((await report({ outcome: 'died', serious: false })).status).toBe(400);
+  });
+
   it('validates the report', async () => {
     const id = await child(70);
-    const dose = (await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(3) })).body.data;
+    const dose = (await c.nurse.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(3) })).body
+      .data;
     const other = await child(70);
     const strange = (await c.nurse.api.post(`/api/patients/${other}/immunizations/administer`, { ...opv })).body.data;
     const base = { immunization_id: dose.id, onset_date: daysAgo(1), description: 'Vomiting', severity: 'mild', serious: false };
@@ -269,7 +360,6 @@ describe('adverse events following immunization', () => {
       [{ ...base, immunization_id: 'not-an-id' }, 'immunization_id'],
       [{ ...base, vaccine: 'bcg' }, 'vaccine'],
       [{ ...base, severity: 'catastrophic' }, 'severity'],
-      [{ ...base, serious: undefined }, 'serious'],
       [{ ...base, serious: 'no' }, 'serious'],
       [{ ...base, outcome: 'died' }, 'serious'],
       [{ ...base, outcome: 'fine' }, 'outcome'],
@@ -295,7 +385,13 @@ describe('access', () => {
       api.get(`/api/patients/${id}/immunizations/missed`),
       api.post(`/api/patients/${id}/immunizations/generate`),
       api.post(`/api/patients/${id}/immunizations/administer`, opv),
-      api.post(`/api/patients/${id}/immunizations/aefi`, { vaccine: 'opv', onset_date: daysAgo(0), description: 'x', severity: 'mild', serious: false }),
+      api.post(`/api/patients/${id}/immunizations/aefi`, {
+        vaccine: 'opv',
+        onset_date: daysAgo(0),
+        description: 'x',
+        severity: 'mild',
+        serious: false,
+      }),
     ];
     expect((await Promise.all(calls(stranger.api))).map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
     expect((await Promise.all(calls(c.billing.api))).map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
@@ -306,9 +402,17 @@ describe('access', () => {
   it('shows the doses given on the patient graph', async () => {
     const id = await child(70);
     await c.doctor.api.post(`/api/patients/${id}/immunizations/generate`);
-    await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B', site: 'left_arm', administered_on: daysAgo(69) });
+    await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, {
+      vaccine: 'bcg',
+      lot_number: 'B',
+      site: 'left_arm',
+      administered_on: daysAgo(69),
+    });
     await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(28) });
-    const res = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { immunizations(limit: 5) { vaccine doseNumber status administeredOn dueDate } } }', { id });
+    const res = await c.doctor.api.graphql(
+      'query($id: ID!) { patient(id: $id) { immunizations(limit: 5) { vaccine doseNumber status administeredOn dueDate } } }',
+      { id },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.patient.immunizations).toEqual([
       { vaccine: 'opv', doseNumber: 1, status: 'administered', administeredOn: daysAgo(28), dueDate: daysAgo(28) },

@@ -1,5 +1,5 @@
 import { clinicalSubgraph } from '../subgraphs/clinical';
-import { PATIENT_DATA_SOURCES } from '../subgraphs/clinical/patient-data-sources';
+import { patientDataSources } from '../subgraphs/clinical/patient-data';
 import { Patient } from '../subgraphs/clinical/patients/patient.entity';
 import { SAMPLE_PATIENT, signInAdmin, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
@@ -21,14 +21,18 @@ describe('care journey', () => {
       occurred_at: new Date(Date.now() - 3600_000).toISOString(),
     });
     expect(recorded.status).toBe(201);
-    const record = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation' })).body.data;
+    const record = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation' })).body
+      .data;
     await c.doctor.api.post(`/api/patients/${c.patientId}/journey`, { type: 'discharge', title: 'Discharged home' });
     const res = await c.doctor.api.get(`/api/patients/${c.patientId}/journey`);
     expect(res.status).toBe(200);
     const titles = res.body.data.map((e: { title: string }) => e.title);
     expect(titles.indexOf('discharge: Discharged home')).toBeLessThan(titles.indexOf('Clinical record (consultation)'));
     expect(titles.indexOf('Clinical record (consultation)')).toBeLessThan(titles.indexOf('admission: Admitted to ward B'));
-    expect(res.body.data.find((e: { resource_id: string }) => e.resource_id === record.id)).toMatchObject({ kind: 'clinical_record', resource_type: 'clinical_records' });
+    expect(res.body.data.find((e: { resource_id: string }) => e.resource_id === record.id)).toMatchObject({
+      kind: 'clinical_record',
+      resource_type: 'clinical_records',
+    });
     const times = res.body.data.map((e: { occurred_at: string }) => Date.parse(e.occurred_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(res.body.meta.total).toBeGreaterThanOrEqual(3);
@@ -37,9 +41,21 @@ describe('care journey', () => {
   it('shows labs, prescriptions, immunizations and vitals, and leaves deleted or mistaken entries off', async () => {
     const patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, SAMPLE_PATIENT)).body.data.id;
     const lab = (await c.doctor.api.post('/api/labs', { patient_id: patientId, test_type: 'cbc' })).body.data;
-    const rx = (await c.doctor.api.post('/api/prescriptions', { patient_id: patientId, medication: 'Amoxicillin', dosage: '500 mg', frequency: 'tid' })).body.data;
+    const rx = (
+      await c.doctor.api.post('/api/prescriptions', {
+        patient_id: patientId,
+        medication: 'Amoxicillin',
+        dosage: '500 mg',
+        frequency: 'tid',
+      })
+    ).body.data;
     await c.nurse.api.post(`/api/patients/${patientId}/immunizations/generate`, {});
-    const dose = await c.nurse.api.post(`/api/patients/${patientId}/immunizations/administer`, { vaccine: 'bcg', lot_number: 'B123', site: 'left_arm', override_reason: 'catch-up' });
+    const dose = await c.nurse.api.post(`/api/patients/${patientId}/immunizations/administer`, {
+      vaccine: 'bcg',
+      lot_number: 'B123',
+      site: 'left_arm',
+      override_reason: 'catch-up',
+    });
     expect(dose.body).toMatchObject({ data: { vaccine: 'bcg' } });
     const vital = (await c.nurse.api.post('/api/vitals', { patient_id: patientId, heart_rate: 72 })).body.data;
     const mistaken = (await c.nurse.api.post('/api/vitals', { patient_id: patientId, heart_rate: 190 })).body.data;
@@ -64,7 +80,11 @@ describe('care journey', () => {
     const bad = await c.doctor.api.post(`/api/patients/${c.patientId}/journey`, { type: 'party', title: '' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['title', 'type']);
-    const future = await c.doctor.api.post(`/api/patients/${c.patientId}/journey`, { type: 'visit', title: 'x', occurred_at: '2999-01-01T00:00:00Z' });
+    const future = await c.doctor.api.post(`/api/patients/${c.patientId}/journey`, {
+      type: 'visit',
+      title: 'x',
+      occurred_at: '2999-01-01T00:00:00Z',
+    });
     expect(future.status).toBe(400);
     expect((await (await outsider(app)).api.get(`/api/patients/${c.patientId}/journey`)).status).toBe(404);
   });
@@ -78,17 +98,25 @@ describe('data subject requests', () => {
   }
 
   it('exports everything held about the patient, machine-readable, and records the request', async () => {
-    const res = await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'exported' });
+    const res = await c.doctor.api.post('/api/clinical-records', {
+      patient_id: c.patientId,
+      encounter_type: 'consultation',
+      notes: 'exported',
+    });
     const orgAdmin = await signInAdmin(app.api);
     const exported = await orgAdmin.get(`/api/patients/${c.patientId}/export`);
     expect(exported.status).toBe(200);
     const doc = exported.body.data;
     expect(doc).toMatchObject({ format: 'ccp-patient-export/1', patient_id: c.patientId });
-    expect(doc.sections.profile).toMatchObject({ id: c.patientId, first_name: SAMPLE_PATIENT.first_name, date_of_birth: SAMPLE_PATIENT.date_of_birth });
+    expect(doc.sections.profile).toMatchObject({
+      id: c.patientId,
+      first_name: SAMPLE_PATIENT.first_name,
+      date_of_birth: SAMPLE_PATIENT.date_of_birth,
+    });
     expect(doc.sections.clinical_records.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
     expect(doc.sections.clinical_records[0]).toHaveProperty('encounter_type');
     expect(doc.sections.access_log.length).toBeGreaterThan(0);
-    for (const source of PATIENT_DATA_SOURCES) expect(doc.sections).toHaveProperty(source.section);
+    for (const source of patientDataSources()) expect(doc.sections).toHaveProperty(source.section);
     const dsr = await c.doctor.api.get(`/api/patients/${c.patientId}/dsr`);
     expect(dsr.body.data[0]).toMatchObject({ type: 'export', status: 'completed' });
   });
@@ -97,7 +125,7 @@ describe('data subject requests', () => {
     const metadata = app.platform.runtimes.get('clinical')!.orm.getMetadata();
     const withPatient = clinicalSubgraph.entities.filter((e) => e !== Patient && metadata.get(e.name).properties.patientId);
     expect(withPatient.length).toBeGreaterThanOrEqual(6);
-    const exported = new Set(PATIENT_DATA_SOURCES.map((s) => s.entity.name));
+    const exported = new Set(patientDataSources().map((s) => s.entity.name));
     expect(withPatient.map((e) => e.name).filter((name) => !exported.has(name))).toEqual([]);
   });
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { TOPICS } from '../shared/events';
 import { OutboxEvent } from '../shared/outbox';
 import { LabResult } from '../subgraphs/clinical/labs/lab.entity';
 import { signUp, startApp, type Api, type SignedUp, type TestApp } from './support/app';
@@ -27,7 +26,10 @@ const newOrder = async (fields: Record<string, unknown> = {}) => {
 };
 
 /** An ORU^R01 as a laboratory information system sends it (CR between segments). */
-function oru(o: { order: string; patient?: string; obx: string[]; controlId?: string; type?: string }): { text: string; controlId: string } {
+function oru(o: { order: string; patient?: string; obx: string[]; controlId?: string; type?: string }): {
+  text: string;
+  controlId: string;
+} {
   const controlId = o.controlId ?? `MSG${randomUUID().slice(0, 8)}`;
   const text = [
     `MSH|^~\\&|LIS|CENTRAL LAB|CCP|CLINIC|20261122083000||${o.type ?? 'ORU^R01^ORU_R01'}|${controlId}|P|2.5.1`,
@@ -49,7 +51,12 @@ const ingest = (text: string, api: Api = tech.api, contentType = 'text/plain') =
 
 describe('lab orders', () => {
   it('creates, reads, lists and updates an order', async () => {
-    const res = await c.doctor.api.post('/api/labs', { patient_id: c.patientId, test_type: 'malaria_rdt', priority: 'stat', notes: 'Fever 39 C' });
+    const res = await c.doctor.api.post('/api/labs', {
+      patient_id: c.patientId,
+      test_type: 'malaria_rdt',
+      priority: 'stat',
+      notes: 'Fever 39 C',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       patient_id: c.patientId,
@@ -77,7 +84,13 @@ describe('lab orders', () => {
 
     const patched = await c.nurse.api.patch(`/api/labs/${id}`, { priority: 'routine', notes: null, test_type: 'cbc' });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ priority: 'routine', notes: null, test_type: 'cbc', loinc_code: '58410-2', updated_by: c.nurse.user.id });
+    expect(patched.body.data).toMatchObject({
+      priority: 'routine',
+      notes: null,
+      test_type: 'cbc',
+      loinc_code: '58410-2',
+      updated_by: c.nurse.user.id,
+    });
   });
 
   it('validates test type, priority and patient', async () => {
@@ -117,7 +130,7 @@ describe('lab orders', () => {
     expect(refused.body.error.code).toBe('CONFLICT');
   });
 
-  it("refuses other organizations, roles without clinical access and anonymous callers", async () => {
+  it('refuses other organizations, roles without clinical access and anonymous callers', async () => {
     const { id } = await newOrder();
     const stranger = await outsider(app);
     expect((await stranger.api.get(`/api/labs/${id}`)).status).toBe(404);
@@ -178,9 +191,14 @@ describe('HL7v2 result ingest', () => {
     });
     // Flagged only H, but beyond the potassium panic limit; LL is critical by its flag.
     expect(byCode['2823-3']).toMatchObject({ abnormal: true, critical: true, review_status: 'pending_review' });
-    expect(byCode['777-3']).toMatchObject({ abnormal_flag: 'LL', critical: true, review_status: 'pending_review', observed_at: '2026-11-22T08:00:00.000Z' });
+    expect(byCode['777-3']).toMatchObject({
+      abnormal_flag: 'LL',
+      critical: true,
+      review_status: 'pending_review',
+      observed_at: '2026-11-22T08:00:00.000Z',
+    });
 
-    const events = await app.em('clinical').find(OutboxEvent, { topic: TOPICS.labResultReceived, payload: { lab_order_id: order.id } });
+    const events = await app.em('clinical').find(OutboxEvent, { topic: 'svc.lab.result_received', payload: { lab_order_id: order.id } });
     expect(events).toHaveLength(3);
     const potassium = events.find((e) => e.payload.test_code === '2823-3')!;
     expect(potassium.payload).toEqual({
@@ -207,7 +225,14 @@ describe('HL7v2 result ingest', () => {
     expect(prelim.body.data.acknowledgment_code).toBe('AA');
     const first = (await c.doctor.api.get(`/api/labs/${order.id}`)).body.data;
     expect(first.status).toBe('in_progress');
-    expect(first.results[0]).toMatchObject({ value_type: 'CWE', value: 'Positive', abnormal_flag: 'A', abnormal: true, critical: false, result_status: 'P' });
+    expect(first.results[0]).toMatchObject({
+      value_type: 'CWE',
+      value: 'Positive',
+      abnormal_flag: 'A',
+      abnormal: true,
+      critical: false,
+      result_status: 'P',
+    });
 
     const final = oru({ order: order.id, obx: [MALARIA_PRELIM.replace('|||P', '|||F')] });
     // The JSON wrapper is accepted too.
@@ -227,7 +252,7 @@ describe('HL7v2 result ingest', () => {
     const again = await ingest(msg.text);
     expect(again.body.data).toMatchObject({ acknowledgment_code: 'AA', result_ids: first.body.data.result_ids, lab_order_id: order.id });
     expect(await app.em('clinical').count(LabResult, { messageControlId: msg.controlId })).toBe(2);
-    expect(await app.em('clinical').count(OutboxEvent, { topic: TOPICS.labResultReceived, payload: { lab_order_id: order.id } })).toBe(2);
+    expect(await app.em('clinical').count(OutboxEvent, { topic: 'svc.lab.result_received', payload: { lab_order_id: order.id } })).toBe(2);
   });
 
   it('rejects malformed messages with AR and the reason, storing nothing', async () => {
@@ -244,7 +269,12 @@ describe('HL7v2 result ingest', () => {
     for (const [text, reason] of cases) {
       const res = await ingest(text);
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ acknowledgment_code: 'AR', reason: expect.stringMatching(reason), result_ids: [], lab_order_id: null });
+      expect(res.body.data).toMatchObject({
+        acknowledgment_code: 'AR',
+        reason: expect.stringMatching(reason),
+        result_ids: [],
+        lab_order_id: null,
+      });
       expect(res.body.data.ack.split('\r')[1]).toMatch(/^MSA\|AR\|/);
     }
     const notHl7 = await ingest('hello');
@@ -268,11 +298,18 @@ describe('HL7v2 result ingest', () => {
     expect(unknownOrder.body.data).toMatchObject({ acknowledgment_code: 'AE', reason: expect.stringMatching(/No lab order/) });
     expect(unknownOrder.body.data.ack.split('\r')[1]).toMatch(/^MSA\|AE\|MSG\w+\|No lab order/);
     const unknownPatient = await ingest(oru({ order: order.id, patient: 'MRN-999999', obx: [HGB] }).text);
-    expect(unknownPatient.body.data).toMatchObject({ acknowledgment_code: 'AE', reason: expect.stringMatching(/No patient with identifier MRN-999999/) });
+    expect(unknownPatient.body.data).toMatchObject({
+      acknowledgment_code: 'AE',
+      reason: expect.stringMatching(/No patient with identifier MRN-999999/),
+    });
     // The patient's UUID is accepted as PID-3 too.
     expect((await ingest(oru({ order: order.id, patient: c.patientId, obx: [HGB] }).text)).body.data.acknowledgment_code).toBe('AA');
 
-    const other = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { first_name: 'Baraka', last_name: 'Otieno', date_of_birth: '1990-02-01' });
+    const other = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, {
+      first_name: 'Baraka',
+      last_name: 'Otieno',
+      date_of_birth: '1990-02-01',
+    });
     const otherMrn = other.body.data.mrn;
     const mismatch = await newOrder();
     const wrongPatient = await ingest(oru({ order: mismatch.id, patient: otherMrn, obx: [HGB] }).text);
@@ -304,7 +341,11 @@ describe('HL7v2 result ingest', () => {
 
     const admin = await signUp(app.api, { registration_role: 'STAFF' });
     await addMember(app, c.orgId, admin.user.id, 'ORG:ADMIN');
-    const key = await admin.api.post('/api/developer/keys', { name: 'LIS bridge', scopes: ['lab-results:write'], organization_id: c.orgId });
+    const key = await admin.api.post('/api/developer/keys', {
+      name: 'LIS bridge',
+      scopes: ['lab-results:write'],
+      organization_id: c.orgId,
+    });
     expect(key.status).toBe(201);
     const res = await app.api.post('/api/lab/hl7-ingest', undefined, {
       raw: msg.text,
@@ -353,7 +394,9 @@ describe('lab result review', () => {
   it('shows the newest results on the patient graph', async () => {
     const order = await newOrder();
     await ingest(oru({ order: order.id, obx: [PLATELETS_LL] }).text);
-    const res = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { labResults(limit: 1) { code critical labOrderId } } }', { id: c.patientId });
+    const res = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { labResults(limit: 1) { code critical labOrderId } } }', {
+      id: c.patientId,
+    });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.patient.labResults).toEqual([{ code: '777-3', critical: true, labOrderId: order.id }]);
     const stranger = await outsider(app);

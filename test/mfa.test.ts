@@ -131,10 +131,13 @@ describe('MFA sign-in', () => {
       i: { email, password: PASSWORD },
     });
     expect(res.body.data.login).toMatchObject({ mfaRequired: true, token: null });
-    const done = await app.api.graphql('mutation($t: String!, $c: String!) { completeMfaChallenge(challengeToken: $t, code: $c) { token } }', {
-      t: res.body.data.login.challengeToken,
-      c: codeFor(secret),
-    });
+    const done = await app.api.graphql(
+      'mutation($t: String!, $c: String!) { completeMfaChallenge(challengeToken: $t, code: $c) { token } }',
+      {
+        t: res.body.data.login.challengeToken,
+        c: codeFor(secret),
+      },
+    );
     expect(done.body.data.completeMfaChallenge.token).toMatch(/^v4\.public\./);
   });
 });

@@ -1,4 +1,3 @@
-import { TOPICS } from '../shared/events';
 import { OutboxEvent } from '../shared/outbox';
 import { sha256 } from '../shared/tokens';
 import { DoctorOrganization, DoctorProfile } from '../subgraphs/org/doctors/doctor.entity';
@@ -34,7 +33,12 @@ describe('PATCH /api/organizations/:id/status', () => {
     const { owner, org } = await team();
     const suspended = await admin.patch(`/api/organizations/${org.id}/status`, { status: 'suspended', reason: 'Licence expired' });
     expect(suspended.status).toBe(200);
-    expect(suspended.body.data).toMatchObject({ id: org.id, status: 'suspended', status_reason: 'Licence expired', status_changed_at: expect.any(String) });
+    expect(suspended.body.data).toMatchObject({
+      id: org.id,
+      status: 'suspended',
+      status_reason: 'Licence expired',
+      status_changed_at: expect.any(String),
+    });
     // Suspended organizations leave the directory; members still see theirs.
     const stranger = await signUp(app.api);
     expect((await stranger.api.get(`/api/organizations/${org.id}`)).status).toBe(404);
@@ -79,9 +83,12 @@ describe('PATCH /api/organizations/:id/status', () => {
 
   it('works through GraphQL', async () => {
     const { org } = await team();
-    const res = await admin.graphql('mutation($id: ID!) { updateOrganizationStatus(id: $id, status: suspended, reason: "Audit") { id status statusReason } }', {
-      id: org.id,
-    });
+    const res = await admin.graphql(
+      'mutation($id: ID!) { updateOrganizationStatus(id: $id, status: suspended, reason: "Audit") { id status statusReason } }',
+      {
+        id: org.id,
+      },
+    );
     expect(res.body.data.updateOrganizationStatus).toEqual({ id: org.id, status: 'suspended', statusReason: 'Audit' });
   });
 });
@@ -100,9 +107,11 @@ describe('members', () => {
         first_name: 'Test',
         last_name: 'User',
         role: 'ORG:ADMIN',
+        // The owner registered as a doctor: they found the organization as its administrator and its doctor.
+        roles: ['ORG:ADMIN', 'ORG:DOCTOR'],
         joined_at: expect.any(String),
       },
-      expect.objectContaining({ user_id: nurse.user.id, email: nurse.user.email, role: 'ORG:NURSE' }),
+      expect.objectContaining({ user_id: nurse.user.id, email: nurse.user.email, role: 'ORG:NURSE', roles: ['ORG:NURSE'] }),
     ]);
     const paged = await owner.api.get(`/api/organizations/${org.id}/members?limit=1&page=2`);
     expect(paged.body.data.map((m: { user_id: string }) => m.user_id)).toEqual([nurse.user.id]);
@@ -141,7 +150,9 @@ describe('members', () => {
     expect(bad.status).toBe(400);
     expect(fields(bad)).toEqual(['role']);
     expect((await owner.api.patch(`/api/organizations/${org.id}/members/${nurse.user.id}/role`, {})).status).toBe(400);
-    const unknown = await owner.api.patch(`/api/organizations/${org.id}/members/00000000-0000-4000-8000-000000000000/role`, { role: 'ORG:NURSE' });
+    const unknown = await owner.api.patch(`/api/organizations/${org.id}/members/00000000-0000-4000-8000-000000000000/role`, {
+      role: 'ORG:NURSE',
+    });
     expect(unknown.status).toBe(404);
     expect((await owner.api.patch(`/api/organizations/${org.id}/members/nope/role`, { role: 'ORG:NURSE' })).status).toBe(404);
   });
@@ -151,7 +162,9 @@ describe('members', () => {
     const self = await nurse.api.patch(`/api/organizations/${org.id}/members/${nurse.user.id}/role`, { role: 'ORG:ADMIN' });
     expect(self.status).toBe(403);
     const stranger = await signUp(app.api);
-    expect((await stranger.api.patch(`/api/organizations/${org.id}/members/${owner.user.id}/role`, { role: 'ORG:STAFF' })).status).toBe(404);
+    expect((await stranger.api.patch(`/api/organizations/${org.id}/members/${owner.user.id}/role`, { role: 'ORG:STAFF' })).status).toBe(
+      404,
+    );
     expect((await app.api.patch(`/api/organizations/${org.id}/members/${owner.user.id}/role`, { role: 'ORG:STAFF' })).status).toBe(401);
   });
 
@@ -240,10 +253,13 @@ describe('members', () => {
       { org: org.id, user: nurse.user.id },
     );
     expect(changed.body.data.updateMemberRole).toEqual({ userId: nurse.user.id, role: 'ORG:STAFF', organization: { id: org.id } });
-    const removed = await owner.api.graphql('mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) { userId } }', {
-      org: org.id,
-      user: nurse.user.id,
-    });
+    const removed = await owner.api.graphql(
+      'mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) { userId } }',
+      {
+        org: org.id,
+        user: nurse.user.id,
+      },
+    );
     expect(removed.body.data.removeMember).toEqual({ userId: nurse.user.id });
     const list = await owner.api.graphql('query($org: ID!) { organizationMembers(organizationId: $org) { total } }', { org: org.id });
     expect(list.body.data.organizationMembers.total).toBe(1);
@@ -310,7 +326,9 @@ describe('invitations', () => {
   it('lets one of two simultaneous invitations to the same address through', async () => {
     const { owner, org } = await team();
     const email = uniqueEmail('race');
-    const results = await Promise.all([1, 2, 3].map(() => owner.api.post(`/api/organizations/${org.id}/invitations`, { email, role: 'ORG:NURSE' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => owner.api.post(`/api/organizations/${org.id}/invitations`, { email, role: 'ORG:NURSE' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
@@ -337,7 +355,9 @@ describe('invitations', () => {
     expect((await invitee.api.get(`/api/organizations/${org.id}/members`)).status).toBe(200);
     const mine = await invitee.api.get('/api/organizations/me');
     expect(mine.body.data.map((o: { id: string; viewer_role: string }) => [o.id, o.viewer_role])).toEqual([[org.id, 'ORG:PHARMACIST']]);
-    const events = await app.em('org').find(OutboxEvent, { topic: TOPICS.memberAdded, payload: { organization_id: org.id, user_id: invitee.user.id } });
+    const events = await app
+      .em('org')
+      .find(OutboxEvent, { topic: 'svc.organization.member_added', payload: { organization_id: org.id, user_id: invitee.user.id } });
     expect(events.map((e) => e.payload)).toEqual([{ organization_id: org.id, user_id: invitee.user.id, role: 'ORG:PHARMACIST' }]);
     const listed = await owner.api.get(`/api/organizations/${org.id}/invitations?status=accepted`);
     expect(listed.body.data).toEqual([expect.objectContaining({ id: invitation.id, status: 'accepted', accepted_by: invitee.user.id })]);
@@ -422,11 +442,17 @@ describe('invitations', () => {
     expect(sent.body.data.sendInvitation).toMatchObject({ status: 'pending', email, organization: { id: org.id } });
     const { data } = await lastMail(email, 'organization_invitation');
     const invitee: SignedUp = await signUp(app.api, { email, registration_role: 'DOCTOR' });
-    const accepted = await invitee.api.graphql('mutation($t: String!) { acceptInvitation(token: $t) { role organization { id viewerRole } } }', {
-      t: data!.token,
-    });
+    const accepted = await invitee.api.graphql(
+      'mutation($t: String!) { acceptInvitation(token: $t) { role organization { id viewerRole } } }',
+      {
+        t: data!.token,
+      },
+    );
     expect(accepted.body.data.acceptInvitation).toEqual({ role: 'ORG:DOCTOR', organization: { id: org.id, viewerRole: 'ORG:DOCTOR' } });
-    const listed = await owner.api.graphql('query($org: ID!) { organizationInvitations(organizationId: $org, status: accepted) { total } }', { org: org.id });
+    const listed = await owner.api.graphql(
+      'query($org: ID!) { organizationInvitations(organizationId: $org, status: accepted) { total } }',
+      { org: org.id },
+    );
     expect(listed.body.data.organizationInvitations.total).toBe(1);
   });
 });

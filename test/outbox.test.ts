@@ -10,6 +10,7 @@ import { OutboxRelay } from '../workers/outbox-relay';
 import { bullPrefix, EVENTS_QUEUE, openQueue } from '../shared/queues';
 import { signUp, startApp, type TestApp } from './support/app';
 import { createOrganization } from './support/org';
+import { eventually } from './support/wait';
 
 let app: TestApp;
 let queue: Queue;
@@ -27,14 +28,7 @@ afterAll(async () => {
   await app.close();
 });
 
-async function waitForJob(id: string) {
-  for (let i = 0; i < 100; i++) {
-    const job = await queue.getJob(id);
-    if (job) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`event ${id} never reached the bus`);
-}
+const waitForJob = (id: string) => eventually(() => queue.getJob(id), `event ${id} on the bus`);
 
 describe('outbox relay', () => {
   it('writes svc.auth.user_created in the same transaction as the user and publishes it to the bus', async () => {
@@ -51,17 +45,16 @@ describe('outbox relay', () => {
       payload: { user_id: user.id, email: user.email, first_name: 'Esi', last_name: 'Owusu', registration_role: 'DOCTOR' },
     });
     // The job is visible a moment before the relay's transaction commits published_at.
-    for (let i = 0; i < 100 && !event.publishedAt; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      await em.refresh(event);
-    }
-    expect(event.publishedAt).toBeInstanceOf(Date);
+    const publishedAt = await eventually(async () => (await em.refresh(event))?.publishedAt, 'published_at');
+    expect(publishedAt).toBeInstanceOf(Date);
   });
 
   it('publishes svc.organization.member_added when an organization is created', async () => {
     const { api, user } = await signUp(app.api);
     const org = await createOrganization(api);
-    const event = await app.em('org').findOneOrFail(OutboxEvent, { topic: 'svc.organization.member_added', payload: { organization_id: org.id } });
+    const event = await app
+      .em('org')
+      .findOneOrFail(OutboxEvent, { topic: 'svc.organization.member_added', payload: { organization_id: org.id } });
     expect((await waitForJob(event.id)).data.payload).toEqual({ organization_id: org.id, user_id: user.id, role: 'ORG:ADMIN' });
   });
 

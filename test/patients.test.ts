@@ -14,8 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const fieldsOf = (res: { body: { error: { details: { field: string }[] } } }) =>
-  res.body.error.details.map((d) => d.field).sort();
+const fieldsOf = (res: { body: { error: { details: { field: string }[] } } }) => res.body.error.details.map((d) => d.field).sort();
 
 describe('POST /api/patients', () => {
   it('creates a patient from the SPEC fields and answers 201 with an id', async () => {

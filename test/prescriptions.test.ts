@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { TOPICS } from '../shared/events';
 import { OutboxEvent } from '../shared/outbox';
 import { AuditEvent } from '../shared/audit/audit-event.entity';
 import { Patient } from '../subgraphs/clinical/patients/patient.entity';
@@ -27,7 +26,8 @@ beforeAll(async () => {
   clerk = await signUp(app.api, { registration_role: 'STAFF' });
   await addMember(app, pharmacyId, clerk.user.id, 'ORG:STAFF');
   patientUser = await signUp(app.api, { registration_role: 'PATIENT' });
-  ownPatientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Wanjiru' })).body.data.id;
+  ownPatientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Wanjiru' })).body.data
+    .id;
   // Linking a clinic record to the patient's account has its own flow; here it only arranges who is who.
   await app.em('clinical').nativeUpdate(Patient, { id: ownPatientId }, { userId: patientUser.user.id });
 });
@@ -78,7 +78,9 @@ describe('prescriptions', () => {
       cancelled_at: null,
     });
     const id = res.body.data.id;
-    const [event] = await app.em('clinical').find(OutboxEvent, { topic: TOPICS.prescriptionCreated, payload: { prescription_id: id } });
+    const [event] = await app
+      .em('clinical')
+      .find(OutboxEvent, { topic: 'svc.clinical.prescription_created', payload: { prescription_id: id } });
     expect(event.payload).toEqual({
       prescription_id: id,
       patient_id: c.patientId,
@@ -92,10 +94,14 @@ describe('prescriptions', () => {
     const forPatient = await c.doctor.api.get(`/api/prescriptions?patient_id=${c.patientId}&status=draft&limit=100`);
     expect(forPatient.status).toBe(200);
     expect(ids(forPatient)).toContain(id);
-    expect(forPatient.body.data.every((p: { patient_id: string; status: string }) => p.patient_id === c.patientId && p.status === 'draft')).toBe(true);
+    expect(
+      forPatient.body.data.every((p: { patient_id: string; status: string }) => p.patient_id === c.patientId && p.status === 'draft'),
+    ).toBe(true);
     expect(ids(await c.doctor.api.get(`/api/prescriptions?status=signed&limit=100`))).not.toContain(id);
 
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { prescriptions(limit: 100) { id status } } }', { id: c.patientId });
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { prescriptions(limit: 100) { id status } } }', {
+      id: c.patientId,
+    });
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data.patient.prescriptions).toContainEqual({ id, status: 'draft' });
   });
@@ -127,7 +133,13 @@ describe('prescriptions', () => {
     expect((await c.doctor.api.post(`/api/prescriptions/${draftCancelled}/cancel`)).body.data.status).toBe('cancelled');
     expect((await c.doctor.api.post(`/api/prescriptions/${draftCancelled}/sign`)).status).toBe(409);
 
-    const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'prescription', resourceId: id, action: { $nin: ['read', 'list'] } }, { orderBy: { createdAt: 'asc' } });
+    const audit = await app
+      .em('clinical')
+      .find(
+        AuditEvent,
+        { resourceType: 'prescription', resourceId: id, action: { $nin: ['read', 'list'] } },
+        { orderBy: { createdAt: 'asc' } },
+      );
     expect(audit.map((e) => e.action)).toEqual(['create', 'update', 'sign', 'cancel']);
   });
 
@@ -166,7 +178,7 @@ describe('prescriptions', () => {
     expect((await c.doctor.api.get('/api/prescriptions?status=expired')).status).toBe(400);
     const badIds = await c.doctor.api.post('/api/eprescriptions', { prescription_id: id, pharmacy_id: 'corner-shop' });
     expect(badIds.status).toBe(400);
-    expect(badIds.body.error.details).toEqual([{ field: 'pharmacy_id', message: 'must be an organization id' }]);
+    expect(badIds.body.error.details).toEqual([{ field: 'pharmacy_id', message: 'must be an id (a UUID)' }]);
   });
 
   it("refuses another organization's patient and roles without clinical access", async () => {
@@ -228,7 +240,11 @@ describe('e-prescriptions', () => {
     expect((await pharmacist.api.post(url('transmit'))).status).toBe(403); // the clinic transmits
     const transmitted = await c.nurse.api.post(url('transmit'));
     expect(transmitted.status).toBe(200);
-    expect(transmitted.body.data).toMatchObject({ status: 'transmitted', transmitted_by: c.nurse.user.id, transmitted_at: expect.any(String) });
+    expect(transmitted.body.data).toMatchObject({
+      status: 'transmitted',
+      transmitted_by: c.nurse.user.id,
+      transmitted_at: expect.any(String),
+    });
     expect((await c.nurse.api.post(url('transmit'))).status).toBe(409);
 
     // The pharmacy dispenses: its pharmacists and administrators, nobody else.
@@ -254,7 +270,13 @@ describe('e-prescriptions', () => {
     const after = await c.doctor.api.get(`/api/eprescriptions/${id}`);
     expect(after.body.data).toMatchObject({ status: 'dispensed', refills_remaining: 0 });
 
-    const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'eprescription', resourceId: id, action: { $nin: ['read', 'list'] } }, { orderBy: { createdAt: 'asc' } });
+    const audit = await app
+      .em('clinical')
+      .find(
+        AuditEvent,
+        { resourceType: 'eprescription', resourceId: id, action: { $nin: ['read', 'list'] } },
+        { orderBy: { createdAt: 'asc' } },
+      );
     expect(audit.map((e) => e.action)).toEqual(['create', 'transmit', 'dispense', 'refill', 'dispense', 'refill', 'dispense']);
   });
 
@@ -262,7 +284,10 @@ describe('e-prescriptions', () => {
     const { id } = await sent({ refills: 1 });
     await c.nurse.api.post(`/api/eprescriptions/${id}/transmit`);
     await pharmacist.api.post(`/api/eprescriptions/${id}/dispense`);
-    const both = await Promise.all([c.nurse.api.post(`/api/eprescriptions/${id}/refill`), c.doctor.api.post(`/api/eprescriptions/${id}/refill`)]);
+    const both = await Promise.all([
+      c.nurse.api.post(`/api/eprescriptions/${id}/refill`),
+      c.doctor.api.post(`/api/eprescriptions/${id}/refill`),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await c.doctor.api.get(`/api/eprescriptions/${id}`)).body.data).toMatchObject({ status: 'transmitted', refills_remaining: 0 });
   });
@@ -296,13 +321,18 @@ describe('e-prescriptions', () => {
     const ep = await c.doctor.api.get(`/api/eprescriptions/${open.id}`);
     expect(ep.body.data).toMatchObject({ status: 'cancelled', cancelled_by: c.doctor.user.id, cancelled_at: expect.any(String) });
     expect((await pharmacist.api.post(`/api/eprescriptions/${open.id}/dispense`)).status).toBe(409);
-    expect((await c.nurse.api.post('/api/eprescriptions', { prescription_id: open.prescriptionId, pharmacy_id: pharmacyId })).status).toBe(409);
+    expect((await c.nurse.api.post('/api/eprescriptions', { prescription_id: open.prescriptionId, pharmacy_id: pharmacyId })).status).toBe(
+      409,
+    );
 
     const filled = await sent({ refills: 1 });
     await c.nurse.api.post(`/api/eprescriptions/${filled.id}/transmit`);
     await pharmacist.api.post(`/api/eprescriptions/${filled.id}/dispense`);
     await c.doctor.api.post(`/api/prescriptions/${filled.prescriptionId}/cancel`);
-    expect((await c.doctor.api.get(`/api/eprescriptions/${filled.id}`)).body.data).toMatchObject({ status: 'dispensed', refills_remaining: 1 });
+    expect((await c.doctor.api.get(`/api/eprescriptions/${filled.id}`)).body.data).toMatchObject({
+      status: 'dispensed',
+      refills_remaining: 1,
+    });
     const refill = await c.nurse.api.post(`/api/eprescriptions/${filled.id}/refill`);
     expect(refill.status).toBe(409);
     expect(refill.body.error.message).toMatch(/cancelled/);

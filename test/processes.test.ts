@@ -13,7 +13,8 @@ beforeAll(() => {
   if (!existsSync(join(BIN, 'start.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it)');
 });
 
-function runUntilExit(script: string, env: Record<string, string>, timeoutMs = 20_000) {
+// Loading the code alone takes a while on a busy machine: allow most of the test's own timeout.
+function runUntilExit(script: string, env: Record<string, string>, timeoutMs = 50_000) {
   return new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [join(BIN, script)], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
     let stderr = '';
@@ -57,6 +58,15 @@ describe('start-up failures are one clear line', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/Invalid configuration: .*PORT/);
     expect(stderr).toMatch(/REDIS_URL/);
+  });
+
+  it.each([
+    ['LOG_LEVEL', 'loud'],
+    ['DB_POOL_MAX', 'lots'],
+  ])('says a bad %s in one line, with no stack trace', async (name, value) => {
+    const { code, stderr } = await runUntilExit('start.js', { [name]: value });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^platform: Invalid configuration: ${name}`))]);
   });
 });
 

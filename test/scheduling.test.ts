@@ -4,6 +4,7 @@ import { SchedulableResource } from '../subgraphs/org/scheduling/resource.entity
 import { signInAdmin, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { outsider } from './support/clinic';
 import { EVERY_DAY, at, dayAhead, schedulingClinic, weekday, type SchedulingClinic } from './support/scheduling';
+import { eventually } from './support/wait';
 
 let app: TestApp;
 let c: SchedulingClinic;
@@ -26,7 +27,13 @@ async function createResource(body: Record<string, unknown> = {}) {
 }
 
 async function createSchedule(resourceId: string, body: Record<string, unknown> = {}) {
-  const res = await c.receptionist.api.post('/api/schedules', { resource_id: resourceId, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '17:00', ...body });
+  const res = await c.receptionist.api.post('/api/schedules', {
+    resource_id: resourceId,
+    days_of_week: EVERY_DAY,
+    start_time: '08:00',
+    end_time: '17:00',
+    ...body,
+  });
   if (res.status !== 201) throw new Error(`schedule: ${res.status} ${res.text}`);
   return res.body.data as { id: string };
 }
@@ -60,14 +67,20 @@ describe('schedulable resources', () => {
     const room = await createResource({ type: 'room', name: 'Theatre', room_id: theatre.body.data.id, time_zone: 'Africa/Nairobi' });
     expect(room).toMatchObject({ room_id: theatre.body.data.id, time_zone: 'Africa/Nairobi' });
     const theirs = await root.post(`/api/organizations/${stranger.orgId}/rooms`, { name: 'Elsewhere', type: 'ward' });
-    const refused = await c.receptionist.api.post('/api/resources', { organization_id: c.orgId, type: 'room', name: 'R', room_id: theirs.body.data.id });
+    const refused = await c.receptionist.api.post('/api/resources', {
+      organization_id: c.orgId,
+      type: 'room',
+      name: 'R',
+      room_id: theirs.body.data.id,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([{ field: 'room_id', message: 'must be a room of the organization' }]);
     expect((await app.api.get(`/api/resources/${res.body.data.id}`)).body.data.name).toBe('Dr. Test, general practice');
   });
 
   it('validates the fields, naming each bad one', async () => {
-    const post = (body: Record<string, unknown>) => c.receptionist.api.post('/api/resources', { organization_id: c.orgId, name: 'X', ...body });
+    const post = (body: Record<string, unknown>) =>
+      c.receptionist.api.post('/api/resources', { organization_id: c.orgId, name: 'X', ...body });
     // A doctor resource may stand for a doctor without a profile here (the receptionist has none of their own).
     const noDoctor = await post({ type: 'doctor' });
     expect(noDoctor.status).toBe(201);
@@ -81,7 +94,9 @@ describe('schedulable resources', () => {
     expect(fieldsOf(await post({ type: 'room', time_zone: 'Mars/Olympus' }))).toEqual(['time_zone']);
     expect(fieldsOf(await post({ type: 'castle' }))).toEqual(['type']);
     expect(fieldsOf(await post({ type: 'room', name: ' ' }))).toEqual(['name']);
-    expect(fieldsOf(await c.receptionist.api.post('/api/resources', { organization_id: 'nope', type: 'room', name: 'X' }))).toEqual(['organization_id']);
+    expect(fieldsOf(await c.receptionist.api.post('/api/resources', { organization_id: 'nope', type: 'room', name: 'X' }))).toEqual([
+      'organization_id',
+    ]);
   });
 
   it('lets only scheduling staff change resources: 401 anonymous, 403 other members, 404 outsiders', async () => {
@@ -102,7 +117,12 @@ describe('schedulable resources', () => {
 
   it('updates a resource; inactive ones are visible to members only', async () => {
     const room = await createResource({ name: 'Room 3' });
-    const res = await c.receptionist.api.patch(`/api/resources/${room.id}`, { name: 'Room 3b', active: false, description: 'Closed for repairs', time_zone: 'Africa/Lagos' });
+    const res = await c.receptionist.api.patch(`/api/resources/${room.id}`, {
+      name: 'Room 3b',
+      active: false,
+      description: 'Closed for repairs',
+      time_zone: 'Africa/Lagos',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Room 3b', active: false, description: 'Closed for repairs', time_zone: 'Africa/Lagos' });
     expect(fieldsOf(await c.receptionist.api.patch(`/api/resources/${room.id}`, { time_zone: 'Nowhere' }))).toEqual(['time_zone']);
@@ -130,7 +150,8 @@ describe('schedulable resources', () => {
 
     // A suspended organization leaves the public directory; its members still see their resources.
     const other = await schedulingClinic(app);
-    const hidden = (await other.receptionist.api.post('/api/resources', { organization_id: other.orgId, type: 'room', name: 'Hidden' })).body.data;
+    const hidden = (await other.receptionist.api.post('/api/resources', { organization_id: other.orgId, type: 'room', name: 'Hidden' }))
+      .body.data;
     expect(ids(await app.api.get(`/api/resources?organization_id=${other.orgId}`))).toEqual([hidden.id]);
     await app.em('org').nativeUpdate(Organization, { id: other.orgId }, { status: OrganizationStatus.suspended });
     expect(ids(await app.api.get(`/api/resources?organization_id=${other.orgId}`))).toEqual([]);
@@ -169,17 +190,15 @@ describe('schedulable resources', () => {
     expect((await c.receptionist.api.get(`/api/resources/${room.id}`)).status).toBe(404);
     expect(ids(await c.receptionist.api.get(`/api/resources?organization_id=${c.orgId}&limit=100`))).not.toContain(room.id);
     // The appointment keeps its history.
-    expect((await c.receptionist.api.get(`/api/appointments/${booked.body.data.id}`)).body.data).toMatchObject({ status: 'cancelled', resource_id: room.id });
+    expect((await c.receptionist.api.get(`/api/appointments/${booked.body.data.id}`)).body.data).toMatchObject({
+      status: 'cancelled',
+      resource_id: room.id,
+    });
   });
 });
 
 async function eventuallyProfile(userId: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const p = await app.em('org').findOne(DoctorProfile, { userId });
-    if (p) return p.id;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('no doctor profile');
+  return (await eventually(() => app.em('org').findOne(DoctorProfile, { userId }), 'doctor profile')).id;
 }
 
 describe('schedules', () => {
@@ -217,7 +236,12 @@ describe('schedules', () => {
     expect(ids(list)).toEqual([id, afternoon.id]);
     expect(list.body.meta.total).toBe(2);
     expect((await app.api.get(`/api/schedules/${id}`)).body.data.id).toBe(id);
-    const patched = await c.receptionist.api.patch(`/api/schedules/${id}`, { end_time: '12:30', slot_minutes: 30, valid_from: null, breaks: [] });
+    const patched = await c.receptionist.api.patch(`/api/schedules/${id}`, {
+      end_time: '12:30',
+      slot_minutes: 30,
+      valid_from: null,
+      breaks: [],
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ end_time: '12:30', slot_minutes: 30, valid_from: null, breaks: [] });
     expect((await c.receptionist.api.delete(`/api/schedules/${afternoon.id}`)).status).toBe(200);
@@ -228,7 +252,13 @@ describe('schedules', () => {
   it('validates the working window, the breaks and the dates', async () => {
     const room = await createResource({ name: 'Clinic room B' });
     const post = (body: Record<string, unknown>) =>
-      c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [1], start_time: '08:00', end_time: '12:00', ...body });
+      c.receptionist.api.post('/api/schedules', {
+        resource_id: room.id,
+        days_of_week: [1],
+        start_time: '08:00',
+        end_time: '12:00',
+        ...body,
+      });
     const bad = async (body: Record<string, unknown>) => {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -245,7 +275,14 @@ describe('schedules', () => {
     expect(await bad({ time_zone: 'Europe/Atlantis' })).toEqual(['time_zone']);
     expect(await bad({ breaks: [{ start_time: '07:00', end_time: '08:30' }] })).toEqual(['breaks.0']);
     expect(await bad({ breaks: [{ start_time: '10:00', end_time: '09:00' }] })).toEqual(['breaks.0.end_time']);
-    expect(await bad({ breaks: [{ start_time: '10:00', end_time: '10:30' }, { start_time: '10:15', end_time: '10:45' }] })).toEqual(['breaks.1']);
+    expect(
+      await bad({
+        breaks: [
+          { start_time: '10:00', end_time: '10:30' },
+          { start_time: '10:15', end_time: '10:45' },
+        ],
+      }),
+    ).toEqual(['breaks.1']);
     expect(await bad({ breaks: [{ start_time: '10:00', end_time: 'noon' }] })).toEqual(['breaks.0.end_time']);
     expect(await bad({ valid_from: dayAhead(5), valid_until: dayAhead(4) })).toEqual(['valid_until']);
     expect(await bad({ valid_from: '2026-02-30' })).toEqual(['valid_from']);
@@ -258,20 +295,75 @@ describe('schedules', () => {
   it('refuses a schedule that overlaps another of the same resource (409), in any time zone', async () => {
     const room = await createResource({ name: 'Clinic room C', time_zone: 'Africa/Nairobi' });
     await createSchedule(room.id, { days_of_week: [1, 2, 3], start_time: '08:00', end_time: '12:00' });
-    const overlap = await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [3, 4], start_time: '11:00', end_time: '14:00' });
+    const overlap = await c.receptionist.api.post('/api/schedules', {
+      resource_id: room.id,
+      days_of_week: [3, 4],
+      start_time: '11:00',
+      end_time: '14:00',
+    });
     expect(overlap.status).toBe(409);
     expect(overlap.body.error.code).toBe('CONFLICT');
     // 06:00 in Lagos is 08:00 in Nairobi: the same hours written in another zone.
-    const lagos = await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [2], start_time: '06:00', end_time: '07:00', time_zone: 'Africa/Lagos' });
+    const lagos = await c.receptionist.api.post('/api/schedules', {
+      resource_id: room.id,
+      days_of_week: [2],
+      start_time: '06:00',
+      end_time: '07:00',
+      time_zone: 'Africa/Lagos',
+    });
     expect(lagos.status).toBe(409);
     // Back to back, other days, or other validity periods are fine.
-    expect((await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [1, 2, 3], start_time: '12:00', end_time: '13:00' })).status).toBe(201);
-    expect((await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [4, 5], start_time: '08:00', end_time: '12:00' })).status).toBe(201);
+    expect(
+      (
+        await c.receptionist.api.post('/api/schedules', {
+          resource_id: room.id,
+          days_of_week: [1, 2, 3],
+          start_time: '12:00',
+          end_time: '13:00',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await c.receptionist.api.post('/api/schedules', {
+          resource_id: room.id,
+          days_of_week: [4, 5],
+          start_time: '08:00',
+          end_time: '12:00',
+        })
+      ).status,
+    ).toBe(201);
     const later = dayAhead(400);
-    expect((await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [1], start_time: '09:00', end_time: '10:00', valid_from: later })).status).toBe(409);
-    const scoped = await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [6], start_time: '09:00', end_time: '10:00', valid_until: dayAhead(30) });
+    expect(
+      (
+        await c.receptionist.api.post('/api/schedules', {
+          resource_id: room.id,
+          days_of_week: [1],
+          start_time: '09:00',
+          end_time: '10:00',
+          valid_from: later,
+        })
+      ).status,
+    ).toBe(409);
+    const scoped = await c.receptionist.api.post('/api/schedules', {
+      resource_id: room.id,
+      days_of_week: [6],
+      start_time: '09:00',
+      end_time: '10:00',
+      valid_until: dayAhead(30),
+    });
     expect(scoped.status).toBe(201);
-    expect((await c.receptionist.api.post('/api/schedules', { resource_id: room.id, days_of_week: [6], start_time: '09:00', end_time: '10:00', valid_from: dayAhead(31) })).status).toBe(201);
+    expect(
+      (
+        await c.receptionist.api.post('/api/schedules', {
+          resource_id: room.id,
+          days_of_week: [6],
+          start_time: '09:00',
+          end_time: '10:00',
+          valid_from: dayAhead(31),
+        })
+      ).status,
+    ).toBe(201);
     // An update that would overlap is refused too.
     expect((await c.receptionist.api.patch(`/api/schedules/${scoped.body.data.id}`, { valid_until: dayAhead(60) })).status).toBe(409);
   });
@@ -334,7 +426,9 @@ describe('availability', () => {
     const again = await app.api.get(`/api/appointments/availability?resource_id=${room.id}&date=${date}`);
     expect(again.body.data.slots.every((s: { available: boolean }) => s.available)).toBe(true);
     // Other days of the week have no slots.
-    expect((await app.api.get(`/api/appointments/availability?resource_id=${room.id}&date=${dayAhead(5, 'Africa/Nairobi')}`)).body.data.slots).toEqual([]);
+    expect(
+      (await app.api.get(`/api/appointments/availability?resource_id=${room.id}&date=${dayAhead(5, 'Africa/Nairobi')}`)).body.data.slots,
+    ).toEqual([]);
   });
 
   it("lists and boards appointments by the date of their resource's time zone", async () => {
@@ -375,11 +469,18 @@ describe('availability', () => {
     expect(fieldsOf(await app.api.get(`/api/appointments/availability?resource_id=${room.id}`))).toEqual(['date']);
     expect(fieldsOf(await app.api.get(`/api/appointments/availability?resource_id=${room.id}&date=tomorrow`))).toEqual(['date']);
     expect(fieldsOf(await app.api.get(`/api/appointments/availability?date=${dayAhead(1)}`))).toEqual(['resource_id']);
-    expect((await app.api.get(`/api/appointments/availability?resource_id=3f1d8c9a-0000-4000-8000-000000000000&date=${dayAhead(1)}`)).status).toBe(404);
+    expect(
+      (await app.api.get(`/api/appointments/availability?resource_id=3f1d8c9a-0000-4000-8000-000000000000&date=${dayAhead(1)}`)).status,
+    ).toBe(404);
   });
 
   it("summarises an approved doctor's free slots per day across their resources", async () => {
-    const doctorRoom = await createResource({ type: 'doctor', name: 'Dr. Summary', doctor_id: c.doctorProfileId, time_zone: 'Africa/Nairobi' });
+    const doctorRoom = await createResource({
+      type: 'doctor',
+      name: 'Dr. Summary',
+      doctor_id: c.doctorProfileId,
+      time_zone: 'Africa/Nairobi',
+    });
     const first = dayAhead(2, 'Africa/Nairobi');
     // Only this resource of the doctor stays active (one without a schedule would be open all day).
     await app.em('org').nativeUpdate(SchedulableResource, { doctorId: c.doctorProfileId, id: { $ne: doctorRoom.id } }, { active: false });
@@ -404,7 +505,11 @@ describe('availability', () => {
     expect(day0).toEqual({
       date: first,
       free_slots: 3,
-      first_free_slot: { resource_id: doctorRoom.id, start_time: at(first, '09:30', 'Africa/Nairobi'), end_time: at(first, '10:00', 'Africa/Nairobi') },
+      first_free_slot: {
+        resource_id: doctorRoom.id,
+        start_time: at(first, '09:30', 'Africa/Nairobi'),
+        end_time: at(first, '10:00', 'Africa/Nairobi'),
+      },
     });
     expect(rest.slice(0, 6).every((d: { free_slots: number }) => d.free_slots === 0)).toBe(true);
     expect(rest[6]).toMatchObject({ date: dayAhead(9, 'Africa/Nairobi'), free_slots: 4 });
@@ -443,10 +548,19 @@ describe('defaults for clients that send less', () => {
     expect(night.status).toBe(201);
 
     // Its first schedule sets its hours: `day_of_week` names one day (0 and 7 are Sunday).
-    const monday = await c.receptionist.api.post('/api/schedules', { resource_id: cart, day_of_week: 0, start_time: '09:00', end_time: '12:00' });
+    const monday = await c.receptionist.api.post('/api/schedules', {
+      resource_id: cart,
+      day_of_week: 0,
+      start_time: '09:00',
+      end_time: '12:00',
+    });
     expect(monday.status).toBe(201);
     expect(monday.body.data.days_of_week).toEqual([7]);
-    const daily = await c.receptionist.api.post('/api/schedules', { resource_id: (await createResource({ name: 'Daily room' })).id, start_time: '09:00', end_time: '12:00' });
+    const daily = await c.receptionist.api.post('/api/schedules', {
+      resource_id: (await createResource({ name: 'Daily room' })).id,
+      start_time: '09:00',
+      end_time: '12:00',
+    });
     expect(daily.body.data.days_of_week).toEqual(EVERY_DAY);
     const nightAgain = await app.api.post('/api/appointments', {
       resource_id: cart,

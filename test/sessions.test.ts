@@ -37,7 +37,9 @@ describe('POST /api/auth/refresh', () => {
     expect((await app.api.post('/api/auth/refresh', { refresh_token: second.refresh_token })).status).toBe(401);
     expect((await app.api.get('/api/auth/me', { token: second.token })).status).toBe(401);
     // Registering signed in too; the login's session is the newer one, and only it ends.
-    const [loginSession, registerSession] = await app.em('org').find(Session, { userId: first.user.id }, { orderBy: { createdAt: 'desc' } });
+    const [loginSession, registerSession] = await app
+      .em('org')
+      .find(Session, { userId: first.user.id }, { orderBy: { createdAt: 'desc' } });
     expect(loginSession.revokedAt).toBeInstanceOf(Date);
     expect(registerSession.revokedAt).toBeNull();
   });

@@ -32,7 +32,13 @@ describe('POST /api/auth/social-login', () => {
     const claims = { sub: `google-${Date.now()}`, email, email_verified: true, given_name: 'Nia', family_name: 'Achieng' };
     const first = await socialLogin(await idp.mintIdToken(claims), { registration_role: 'DOCTOR' });
     expect(first.status).toBe(200);
-    expect(first.body.data.user).toMatchObject({ email, first_name: 'Nia', last_name: 'Achieng', registration_role: 'DOCTOR', email_verified: true });
+    expect(first.body.data.user).toMatchObject({
+      email,
+      first_name: 'Nia',
+      last_name: 'Achieng',
+      registration_role: 'DOCTOR',
+      email_verified: true,
+    });
     expect(first.body.data.token).toMatch(/^v4\.public\./);
     const again = await socialLogin(await idp.mintIdToken({ ...claims, email: uniqueEmail('changed') }));
     expect(again.status).toBe(200);

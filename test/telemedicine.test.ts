@@ -18,9 +18,19 @@ beforeAll(async () => {
   c = await schedulingClinic(app);
   stranger = await outsider(app);
   patient = await signUp(app.api, { registration_role: 'PATIENT' });
-  const resource = await c.receptionist.api.post('/api/resources', { organization_id: c.orgId, type: 'doctor', name: 'Dr. Video', doctor_id: c.doctorProfileId });
+  const resource = await c.receptionist.api.post('/api/resources', {
+    organization_id: c.orgId,
+    type: 'doctor',
+    name: 'Dr. Video',
+    doctor_id: c.doctorProfileId,
+  });
   resourceId = resource.body.data.id;
-  const schedule = await c.receptionist.api.post('/api/schedules', { resource_id: resourceId, days_of_week: EVERY_DAY, start_time: '08:00', end_time: '17:00' });
+  const schedule = await c.receptionist.api.post('/api/schedules', {
+    resource_id: resourceId,
+    days_of_week: EVERY_DAY,
+    start_time: '08:00',
+    end_time: '17:00',
+  });
   expect(schedule.status).toBe(201);
 });
 afterAll(async () => {
@@ -52,7 +62,12 @@ describe('telemedicine sessions', () => {
     const started = await c.doctor.api.post(`/api/appointments/${id}/telemedicine/initiate`);
     expect(started.status).toBe(201);
     const s = started.body.data;
-    expect(s).toMatchObject({ appointment_id: id, organization_id: c.orgId, provider: 'sandbox', status: expect.stringMatching(/^(created|active)$/) });
+    expect(s).toMatchObject({
+      appointment_id: id,
+      organization_id: c.orgId,
+      provider: 'sandbox',
+      status: expect.stringMatching(/^(created|active)$/),
+    });
     expect(s.join).toMatchObject({ identity: c.doctor.user.id, role: 'doctor', token: expect.stringMatching(/^ey/) });
 
     // A retry answers the same open session; the patient joins it with a token of their own.
@@ -65,7 +80,10 @@ describe('telemedicine sessions', () => {
     // Both connect to the provider's room; its signed webhooks reach /api/webhooks/video and update the session.
     await sandboxVideo().join(s.join.token, { publish: 'video' });
     await sandboxVideo().join(joined.body.data.join.token, { publish: 'audio' });
-    await eventually(async () => (await app.em('org').count(VideoParticipant, { session: s.id })) === 2 && (await session(s.id)).status === 'active', 'participants joined');
+    await eventually(
+      async () => (await app.em('org').count(VideoParticipant, { session: s.id })) === 2 && (await session(s.id)).status === 'active',
+      'participants joined',
+    );
     await eventually(
       async () => (await app.em('org').find(VideoParticipant, { session: s.id })).every((p) => p.publishedTracks.length === 1),
       'tracks published',
@@ -86,7 +104,10 @@ describe('telemedicine sessions', () => {
     const ended = await c.doctor.api.post(`/api/appointments/${id}/telemedicine/end/${s.id}`);
     expect(ended.status).toBe(200);
     expect(ended.body.data).toMatchObject({ status: 'ended', ended_by: c.doctor.user.id, ended_at: expect.any(String) });
-    await eventually(async () => (await app.em('org').find(VideoParticipant, { session: s.id })).every((p) => p.leftAt), 'participants left');
+    await eventually(
+      async () => (await app.em('org').find(VideoParticipant, { session: s.id })).every((p) => p.leftAt),
+      'participants left',
+    );
     const again2 = await c.doctor.api.post(`/api/appointments/${id}/telemedicine/end/${s.id}`);
     expect(again2.status).toBe(409);
     expect((await patient.api.post(`/api/appointments/${id}/telemedicine/${s.id}/join`)).status).toBe(409);
@@ -121,7 +142,10 @@ describe('telemedicine sessions', () => {
       ttlSeconds: 60,
     });
     await sandboxVideo().join(leaked.token);
-    const intruder = await eventually(() => app.em('org').findOne(VideoParticipant, { session: s.id, identity: stranger.user.id }), 'intruder recorded');
+    const intruder = await eventually(
+      () => app.em('org').findOne(VideoParticipant, { session: s.id, identity: stranger.user.id }),
+      'intruder recorded',
+    );
     expect(intruder.role).toBe('unauthorized');
     // The platform asks the provider to remove them (whichever of the run's processes handled the webhook).
     await eventually(async () => (await sandboxRemovals(s.room_name)).includes(stranger.user.id), 'intruder removed');
@@ -134,7 +158,9 @@ describe('telemedicine sessions', () => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
     const other = await appointment();
-    expect((await c.doctor.api.get(`/api/appointments/${other}/telemedicine/status/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await c.doctor.api.get(`/api/appointments/${other}/telemedicine/status/00000000-0000-4000-8000-000000000000`)).status).toBe(
+      404,
+    );
     expect((await c.doctor.api.get(`/api/appointments/${other}/telemedicine/status/not-a-uuid`)).status).toBe(404);
   });
 
@@ -151,10 +177,18 @@ describe('telemedicine sessions', () => {
     expect((await deliver(app.api, '/api/webhooks/video', event, await sign.video(event))).status).toBe(200);
     const dup = await deliver(app.api, '/api/webhooks/video', event, await sign.video(event));
     expect(dup.body.data.duplicate).toBe(true);
-    const joined = await eventually(() => app.em('org').findOne(VideoParticipant, { session: s.id, identity: patient.user.id }), 'patient joined');
+    const joined = await eventually(
+      () => app.em('org').findOne(VideoParticipant, { session: s.id, identity: patient.user.id }),
+      'patient joined',
+    );
     expect(joined).toMatchObject({ role: 'patient', joinCount: 1 });
 
-    const foreign = JSON.stringify({ event: 'room_started', id: 'EV_foreign', createdAt: '1700000000', room: { name: 'not-ours', sid: 'RM_y' } });
+    const foreign = JSON.stringify({
+      event: 'room_started',
+      id: 'EV_foreign',
+      createdAt: '1700000000',
+      room: { name: 'not-ours', sid: 'RM_y' },
+    });
     expect((await deliver(app.api, '/api/webhooks/video', foreign, await sign.video(foreign))).status).toBe(200);
 
     const gql = await c.doctor.api.graphql(
@@ -163,7 +197,10 @@ describe('telemedicine sessions', () => {
     );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.telemedicineSession.participants).toEqual([{ identity: patient.user.id, role: 'patient', joinCount: 1 }]);
-    const end = await c.doctor.api.graphql('mutation($a: ID!, $s: ID!) { endTelemedicine(appointmentId: $a, sessionId: $s) { status } }', { a: id, s: s.id });
+    const end = await c.doctor.api.graphql('mutation($a: ID!, $s: ID!) { endTelemedicine(appointmentId: $a, sessionId: $s) { status } }', {
+      a: id,
+      s: s.id,
+    });
     expect(end.body.data.endTelemedicine.status).toBe('ended');
   });
 });

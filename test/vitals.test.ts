@@ -54,7 +54,13 @@ describe('vitals', () => {
     const early = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, heart_rate: 20, recorded_at: '2024-03-01T08:00:00Z' });
     expect(early.status).toBe(201);
     expect(early.body.data).toMatchObject({ heart_rate: 20, temperature: null, recorded_at: '2024-03-01T08:00:00.000Z' });
-    const late = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, heart_rate: 300, oxygen_saturation: 100, temperature: 45, recorded_at: '2024-03-01T09:00:00Z' });
+    const late = await c.nurse.api.post('/api/vitals', {
+      patient_id: c.patientId,
+      heart_rate: 300,
+      oxygen_saturation: 100,
+      temperature: 45,
+      recorded_at: '2024-03-01T09:00:00Z',
+    });
     expect(late.status).toBe(201);
     const list = ids(await c.nurse.api.get(`/api/vitals?patient_id=${c.patientId}&limit=100`));
     expect(list.indexOf(late.body.data.id)).toBeLessThan(list.indexOf(early.body.data.id));
@@ -101,7 +107,9 @@ describe('vitals', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ heart_rate: 88, temperature: null, status: 'amended', updated_by: c.doctor.user.id });
     expect((await c.doctor.api.patch(`/api/vitals/${id}`, { heart_rate: 900 })).body.error.details[0].field).toBe('heart_rate');
-    expect((await c.doctor.api.patch(`/api/vitals/${id}`, { blood_pressure_diastolic: 130 })).body.error.details[0].field).toBe('blood_pressure_diastolic');
+    expect((await c.doctor.api.patch(`/api/vitals/${id}`, { blood_pressure_diastolic: 130 })).body.error.details[0].field).toBe(
+      'blood_pressure_diastolic',
+    );
     const change = await app.em('clinical').findOneOrFail(AuditEvent, { resourceType: 'vital', resourceId: id, action: 'update' });
     expect(change.details).toEqual({ fields: ['heartRate', 'temperature'], previous: { heartRate: 72, temperature: 36.8 } });
     // Removing every measurement would leave an empty record.
@@ -168,9 +176,20 @@ describe('observations', () => {
       effective_at: expect.any(String),
     });
     const id = res.body.data.id;
-    const glucose = await c.doctor.api.post('/api/observations', { patient_id: c.patientId, code: '15074-8', value_quantity: 5.4, unit: 'mmol/L', status: 'preliminary' });
+    const glucose = await c.doctor.api.post('/api/observations', {
+      patient_id: c.patientId,
+      code: '15074-8',
+      value_quantity: 5.4,
+      unit: 'mmol/L',
+      status: 'preliminary',
+    });
     expect(glucose.body.data).toMatchObject({ display: 'Glucose [Moles/volume] in Blood', category: 'laboratory', status: 'preliminary' });
-    const smoking = await c.doctor.api.post('/api/observations', { patient_id: c.patientId, code: '72166-2', category: 'social_history', value_string: 'Never smoker' });
+    const smoking = await c.doctor.api.post('/api/observations', {
+      patient_id: c.patientId,
+      code: '72166-2',
+      category: 'social_history',
+      value_string: 'Never smoker',
+    });
     expect(smoking.body.data).toMatchObject({ display: null, category: 'social_history', value_string: 'Never smoker', unit: null });
     expect((await c.doctor.api.get(`/api/observations/${id}`)).body.data.id).toBe(id);
     const byCode = await c.doctor.api.get(`/api/observations?patient_id=${c.patientId}&code=8867-4`);
@@ -182,13 +201,49 @@ describe('observations', () => {
     expect(ids(await c.doctor.api.get('/api/observations?status=preliminary&limit=100'))).toEqual([glucose.body.data.id]);
   });
 
+  it('takes the plain `value` a REST client sends: a number as the quantity, text as the string result', async () => {
+    const number = await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8867-4', value: 81, unit: '/min' });
+    expect(number.status).toBe(201);
+    expect(number.body.data).toMatchObject({ value_quantity: 81, unit: '/min', value_string: null });
+    const text = await c.doctor.api.post('/api/observations', {
+      patient_id: c.patientId,
+      code: '72166-2',
+      category: 'social_history',
+      value: 'Former smoker',
+    });
+    expect(text.body.data).toMatchObject({ value_string: 'Former smoker', value_quantity: null });
+    // The field's own name wins over the synonym.
+    const both = await c.nurse.api.post('/api/observations', {
+      patient_id: c.patientId,
+      code: '8867-4',
+      value: 1,
+      value_quantity: 82,
+      unit: '/min',
+    });
+    expect(both.body.data.value_quantity).toBe(82);
+    const updated = await c.nurse.api.patch(`/api/observations/${number.body.data.id}`, { value: 84 });
+    expect(updated.body.data.value_quantity).toBe(84);
+    expect(
+      (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8867-4', value: 900, unit: '/min' })).body.error
+        .details[0].field,
+    ).toBe('value_quantity');
+  });
+
   it('refuses a known code with a unit other than its own, naming unit', async () => {
-    const res = await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8867-4', value_quantity: 76, unit: 'mm[Hg]' });
+    const res = await c.nurse.api.post('/api/observations', {
+      patient_id: c.patientId,
+      code: '8867-4',
+      value_quantity: 76,
+      unit: 'mm[Hg]',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ field: 'unit', message: 'must be /min for LOINC 8867-4 (Heart rate)' }]);
     const temp = await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8310-5', value_quantity: 37, unit: 'C' });
     expect(temp.body.error.details[0]).toEqual({ field: 'unit', message: 'must be Cel or [degF] for LOINC 8310-5 (Body temperature)' });
-    expect((await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8310-5', value_quantity: 98.6, unit: '[degF]' })).status).toBe(201);
+    expect(
+      (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '8310-5', value_quantity: 98.6, unit: '[degF]' }))
+        .status,
+    ).toBe(201);
   });
 
   it('validates code, value, unit, category, status and time', async () => {
@@ -212,17 +267,26 @@ describe('observations', () => {
     expect(await field({ ...heartRate, interpretation: 'fine' })).toBe('interpretation');
     expect(await field({ ...heartRate, effective_at: new Date(Date.now() + 3_600_000).toISOString() })).toBe('effective_at');
     // A registered observation (ordered, no result yet) has no value.
-    expect((await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).status).toBe(201);
+    expect((await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).status).toBe(
+      201,
+    );
   });
 
   it('moves through its statuses: registered → preliminary → final → amended; a cancelled one is frozen', async () => {
-    const id = (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).body.data.id;
+    const id = (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).body.data
+      .id;
     const patch = (body: Record<string, unknown>) => c.doctor.api.patch(`/api/observations/${id}`, body);
     expect((await patch({ status: 'final' })).status).toBe(400); // a final result needs a value
-    expect((await patch({ value_quantity: 95, unit: 'mg/dL', status: 'preliminary' })).body.data).toMatchObject({ status: 'preliminary', value_quantity: 95 });
+    expect((await patch({ value_quantity: 95, unit: 'mg/dL', status: 'preliminary' })).body.data).toMatchObject({
+      status: 'preliminary',
+      value_quantity: 95,
+    });
     expect((await patch({ value_quantity: 97 })).body.data).toMatchObject({ status: 'preliminary', value_quantity: 97 });
     expect((await patch({ status: 'final' })).body.data.status).toBe('final');
-    expect((await patch({ value_quantity: 99, interpretation: 'normal' })).body.data).toMatchObject({ status: 'amended', value_quantity: 99 });
+    expect((await patch({ value_quantity: 99, interpretation: 'normal' })).body.data).toMatchObject({
+      status: 'amended',
+      value_quantity: 99,
+    });
     expect((await patch({ unit: 'mmol/L' })).body.error.details[0].field).toBe('unit');
     const back = await patch({ status: 'preliminary' });
     expect(back.status).toBe(409);
@@ -230,7 +294,8 @@ describe('observations', () => {
     expect((await patch({ status: 'cancelled' })).status).toBe(409);
     expect((await patch({ status: 'entered_in_error' })).body.error.details[0].field).toBe('status');
 
-    const other = (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).body.data.id;
+    const other = (await c.nurse.api.post('/api/observations', { patient_id: c.patientId, code: '2339-0', status: 'registered' })).body.data
+      .id;
     expect((await c.doctor.api.patch(`/api/observations/${other}`, { status: 'cancelled' })).body.data.status).toBe('cancelled');
     expect((await c.doctor.api.patch(`/api/observations/${other}`, { value_quantity: 90, unit: 'mg/dL' })).status).toBe(409);
     expect((await c.doctor.api.patch(`/api/observations/${other}`, { status: 'final' })).status).toBe(409);
@@ -258,15 +323,33 @@ describe('observations', () => {
 });
 
 describe('imaging orders', () => {
-  const order = { modality: 'CR', body_part: 'chest', laterality: 'none', clinical_indication: 'Productive cough for three weeks; rule out TB' };
+  const order = {
+    modality: 'CR',
+    body_part: 'chest',
+    laterality: 'none',
+    clinical_indication: 'Productive cough for three weeks; rule out TB',
+  };
 
   it('creates an order (routine unless said otherwise), reads and lists it', async () => {
     const res = await c.doctor.api.post('/api/imaging', { patient_id: c.patientId, ...order });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ ...order, priority: 'routine', status: 'ordered', ordered_by: c.doctor.user.id, patient_id: c.patientId, organization_id: c.orgId, cancelled_at: null });
+    expect(res.body.data).toMatchObject({
+      ...order,
+      priority: 'routine',
+      status: 'ordered',
+      ordered_by: c.doctor.user.id,
+      patient_id: c.patientId,
+      organization_id: c.orgId,
+      cancelled_at: null,
+    });
     const id = res.body.data.id;
     expect((await c.nurse.api.get(`/api/imaging/${id}`)).body.data.id).toBe(id);
-    const ct = await c.doctor.api.post('/api/imaging', { patient_id: c.patientId, modality: 'CT', priority: 'stat', clinical_indication: 'Head injury, GCS 13' });
+    const ct = await c.doctor.api.post('/api/imaging', {
+      patient_id: c.patientId,
+      modality: 'CT',
+      priority: 'stat',
+      clinical_indication: 'Head injury, GCS 13',
+    });
     expect(ct.body.data).toMatchObject({ modality: 'CT', priority: 'stat', body_part: null, laterality: null });
     expect(ids(await c.nurse.api.get(`/api/imaging?patient_id=${c.patientId}`))).toEqual(expect.arrayContaining([id, ct.body.data.id]));
     expect(ids(await c.nurse.api.get('/api/imaging?modality=CT&limit=100'))).not.toContain(id);
@@ -285,7 +368,9 @@ describe('imaging orders', () => {
     expect(await field({ priority: 'whenever' })).toBe('priority');
     expect(await field({ clinical_indication: '  ' })).toBe('clinical_indication');
     const { clinical_indication: _, ...missing } = order;
-    expect((await c.doctor.api.post('/api/imaging', { patient_id: c.patientId, ...missing })).body.error.details[0].field).toBe('clinical_indication');
+    expect((await c.doctor.api.post('/api/imaging', { patient_id: c.patientId, ...missing })).body.error.details[0].field).toBe(
+      'clinical_indication',
+    );
   });
 
   it('cancels an ordered or scheduled order, and only those (409 otherwise)', async () => {
@@ -294,18 +379,31 @@ describe('imaging orders', () => {
       c.doctor.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id${extra}) { status } }`, { id });
 
     const ordered = await create();
-    const cancelled = await c.doctor.api.post(`/api/imaging/${ordered}/cancel`, { reason: 'Sputum GeneXpert positive; imaging not needed' });
+    const cancelled = await c.doctor.api.post(`/api/imaging/${ordered}/cancel`, {
+      reason: 'Sputum GeneXpert positive; imaging not needed',
+    });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancelled_by: c.doctor.user.id, cancel_reason: 'Sputum GeneXpert positive; imaging not needed', cancelled_at: expect.any(String) });
+    expect(cancelled.body.data).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: c.doctor.user.id,
+      cancel_reason: 'Sputum GeneXpert positive; imaging not needed',
+      cancelled_at: expect.any(String),
+    });
     const again = await c.doctor.api.post(`/api/imaging/${ordered}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe('Cannot cancel an imaging order that is cancelled');
-    expect((await gql('scheduleImagingOrder', ordered, ', scheduledAt: "2099-01-01T09:00:00Z"')).body.errors[0].extensions.code).toBe('CONFLICT');
+    expect((await gql('scheduleImagingOrder', ordered, ', scheduledAt: "2099-01-01T09:00:00Z"')).body.errors[0].extensions.code).toBe(
+      'CONFLICT',
+    );
 
     const scheduled = await create();
     expect((await gql('startImagingOrder', scheduled)).body.errors[0].extensions.code).toBe('CONFLICT'); // not scheduled yet
-    expect((await gql('scheduleImagingOrder', scheduled, ', scheduledAt: "2001-01-01T09:00:00Z"')).body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    expect((await gql('scheduleImagingOrder', scheduled, ', scheduledAt: "2099-01-01T09:00:00Z"')).body.data.scheduleImagingOrder.status).toBe('scheduled');
+    expect((await gql('scheduleImagingOrder', scheduled, ', scheduledAt: "2001-01-01T09:00:00Z"')).body.errors[0].extensions.code).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(
+      (await gql('scheduleImagingOrder', scheduled, ', scheduledAt: "2099-01-01T09:00:00Z"')).body.data.scheduleImagingOrder.status,
+    ).toBe('scheduled');
     expect((await c.nurse.api.post(`/api/imaging/${scheduled}/cancel`)).body.data.status).toBe('cancelled');
 
     const started = await create();
@@ -316,7 +414,11 @@ describe('imaging orders', () => {
     expect(late.body.error.message).toBe('Cannot cancel an imaging order that is in progress');
     expect((await gql('completeImagingOrder', started)).body.data.completeImagingOrder.status).toBe('completed');
     expect((await c.doctor.api.post(`/api/imaging/${started}/cancel`)).status).toBe(409);
-    expect((await c.doctor.api.get(`/api/imaging/${started}`)).body.data).toMatchObject({ status: 'completed', started_at: expect.any(String), completed_at: expect.any(String) });
+    expect((await c.doctor.api.get(`/api/imaging/${started}`)).body.data).toMatchObject({
+      status: 'completed',
+      started_at: expect.any(String),
+      completed_at: expect.any(String),
+    });
   });
 
   it("hides another organization's orders and refuses unclinical members", async () => {
@@ -341,7 +443,19 @@ describe('allergies', () => {
       onset_date: '2015-04-02',
     });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ substance: 'Penicillin', reaction: 'Hives', severity: 'moderate', type: 'allergy', category: 'medication', criticality: 'high', onset_date: '2015-04-02', status: 'active', patient_id: c.patientId, organization_id: c.orgId, recorded_by: c.doctor.user.id });
+    expect(res.body.data).toMatchObject({
+      substance: 'Penicillin',
+      reaction: 'Hives',
+      severity: 'moderate',
+      type: 'allergy',
+      category: 'medication',
+      criticality: 'high',
+      onset_date: '2015-04-02',
+      status: 'active',
+      patient_id: c.patientId,
+      organization_id: c.orgId,
+      recorded_by: c.doctor.user.id,
+    });
     expect(res.body.data).not.toHaveProperty('active_substance_key');
     const list = await c.nurse.api.get(`/api/patients/${c.patientId}/allergies`);
     expect(list.status).toBe(200);
@@ -362,8 +476,12 @@ describe('allergies', () => {
     const again = await c.nurse.api.post(`/api/patients/${c.patientId}/allergies`, { substance: 'SULFONAMIDES', reaction: 'Rash' });
     expect(again.status).toBe(201);
     // Reactivating the old one would make two.
-    expect((await c.doctor.api.graphql(resolve, { id: first.body.data.id, status: 'active' })).body.errors[0].extensions.code).toBe('CONFLICT');
-    expect((await c.doctor.api.post(`/api/patients/${c.patientId}/allergies`, { substance: 'Sulfonamides', status: 'inactive' })).status).toBe(201);
+    expect((await c.doctor.api.graphql(resolve, { id: first.body.data.id, status: 'active' })).body.errors[0].extensions.code).toBe(
+      'CONFLICT',
+    );
+    expect(
+      (await c.doctor.api.post(`/api/patients/${c.patientId}/allergies`, { substance: 'Sulfonamides', status: 'inactive' })).status,
+    ).toBe(201);
   });
 
   it('lets a patient record their own allergies, but not their vital signs', async () => {
@@ -398,7 +516,8 @@ describe('allergies', () => {
 
 describe('the patient graph', () => {
   it('gives each patient of a page its newest vitals and allergies', async () => {
-    const second = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Baraka' })).body.data.id;
+    const second = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Baraka' })).body
+      .data.id;
     await c.nurse.api.post('/api/vitals', { patient_id: second, heart_rate: 110, temperature: 38.4 });
     await c.nurse.api.post(`/api/patients/${second}/allergies`, { substance: 'Aspirin' });
     const res = await c.doctor.api.graphql(

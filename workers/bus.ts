@@ -5,10 +5,12 @@ import { parseEnvelope, PermanentEventError } from '../shared/events';
 import { logger } from '../shared/logger';
 import { uuidFrom } from '../shared/model';
 import type { EventEnvelope } from '../shared/outbox';
-import { bullPrefix, consumerQueue, EVENTS_QUEUE, openQueue, retryOptions } from '../shared/queues';
+import { bullPrefix, consumerQueue, EVENTS_QUEUE, openQueue, retryOptions, workerOptions } from '../shared/queues';
 import { createRedis, type Redis } from '../shared/redis';
-import { recordDeadLetter } from '../subgraphs/org/bus/dead-letter.service';
-import { consumerRegistrations, type ConsumerRegistration } from './registry';
+import type { Peers } from '../shared/peers';
+import { SYSTEM_VIEWER } from '../shared/viewer';
+import type { ConsumerRegistration } from './registry';
+import { recordDeadLetter } from './store';
 
 const CONCURRENCY = 5;
 /** Failed jobs looked at per queue and sweep. */
@@ -34,10 +36,18 @@ export class EventBus {
   private sweeper?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 
-  constructor(private readonly orms: Map<string, MikroORM>) {}
+  /**
+   * `orms`: each subgraph's database by name, and `platform`'s (dead letters); `consumers`: what runs;
+   * `peers`: the subgraphs consumers may ask, as the platform itself.
+   */
+  constructor(
+    private readonly orms: Map<string, MikroORM>,
+    private readonly consumers: ConsumerRegistration[],
+    private readonly peers: Peers,
+  ) {}
 
   start(): void {
-    const registrations = consumerRegistrations().filter((r) => this.orms.has(r.subgraph.name));
+    const registrations = this.consumers.filter((r) => this.orms.has(r.subgraph));
     const routes = new Map<string, string[]>();
     for (const r of registrations) {
       for (const topic of r.consumer.topics) routes.set(topic, [...(routes.get(topic) ?? []), consumerQueue(r.consumer.name)]);
@@ -50,7 +60,8 @@ export class EventBus {
     });
     for (const r of registrations) this.work(consumerQueue(r.consumer.name), (job) => this.apply(r, job));
     this.swept = [EVENTS_QUEUE, ...registrations.map((r) => consumerQueue(r.consumer.name))];
-    const sweep = () => void this.sweep().catch((err) => logger.warn({ err: (err as Error).message }, 'dead letter sweep failed; next time'));
+    const sweep = () =>
+      void this.sweep().catch((err) => logger.warn({ err: (err as Error).message }, 'dead letter sweep failed; next time'));
     this.sweeper = setInterval(sweep, config().DLQ_SWEEP_INTERVAL_MS);
     this.sweeper.unref();
     sweep();
@@ -86,7 +97,7 @@ export class EventBus {
 
   private async apply(r: ConsumerRegistration, job: Job): Promise<void> {
     const event = this.envelopeOf(job);
-    const orm = this.orms.get(r.subgraph.name)!;
+    const orm = this.orms.get(r.subgraph)!;
     const schema = orm.config.get('schema');
     try {
       await orm.em.fork().transactional(async (em) => {
@@ -99,7 +110,13 @@ export class EventBus {
             em.getTransactionContext(),
           );
         if (claimed.affectedRows === 0) return; // applied before: a redelivery
-        await r.consumer.handle(event, { em, attempt: job.attemptsMade });
+        await r.consumer.handle(event, {
+          em,
+          attempt: job.attemptsMade,
+          peers: this.peers,
+          viewer: SYSTEM_VIEWER,
+          requestId: `event:${event.id}`,
+        });
       });
     } catch (err) {
       if (err instanceof PermanentEventError) throw new UnrecoverableError(err.message);
@@ -118,7 +135,7 @@ export class EventBus {
   private work(name: string, processor: Processor): void {
     const connection = createRedis({ forWorkers: true });
     this.connections.push(connection);
-    const worker = new Worker(name, processor, { connection, prefix: bullPrefix(), concurrency: CONCURRENCY });
+    const worker = new Worker(name, processor, { ...workerOptions(), connection, prefix: bullPrefix(), concurrency: CONCURRENCY });
     worker.on('failed', (job, err) => {
       if (!job) return;
       const final = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
@@ -147,7 +164,7 @@ export class EventBus {
       /* the data itself is the poison */
     }
     const raw = envelope?.payload.raw_body;
-    await recordDeadLetter(this.orms.get('org')!.em.fork(), {
+    await recordDeadLetter(this.orms.get('platform')!.em.fork(), {
       id,
       eventId: envelope?.id ?? String(job.id),
       topic: envelope?.topic ?? job.name,

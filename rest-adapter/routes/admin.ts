@@ -13,7 +13,7 @@ export default defineRoutes('Auth and admin', [
     path: '/api/admin/users/:id/status',
     operation: 'SetUserStatus',
     summary: 'Update user status (`active` or `suspended`, optional `reason`) (Super Admin)',
-    description: "Suspending a user ends their sessions and rejects their tokens and their API keys at once.",
+    description: 'Suspending a user ends their sessions and rejects their tokens and their API keys at once.',
     access: 'super-admin',
   },
   {

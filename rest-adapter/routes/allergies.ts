@@ -1,7 +1,12 @@
 import { defineRoutes } from '../route';
 
 export default defineRoutes('Allergies', [
-  { method: 'GET', path: '/api/patients/:id/allergies', operation: 'PatientAllergies', summary: "List a patient's allergies, newest first (`status`)" },
+  {
+    method: 'GET',
+    path: '/api/patients/:id/allergies',
+    operation: 'PatientAllergies',
+    summary: "List a patient's allergies, newest first (`status`)",
+  },
   {
     method: 'POST',
     path: '/api/patients/:id/allergies',

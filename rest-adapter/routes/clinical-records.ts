@@ -8,7 +8,12 @@ export default defineRoutes('Clinical records', [
     summary: 'Create a clinical record (`patient_id`, `encounter_type`, `chief_complaint`, `notes`)',
     status: 201,
   },
-  { method: 'GET', path: '/api/clinical-records', operation: 'MyClinicalRecords', summary: 'List my clinical records (written by me, or about me)' },
+  {
+    method: 'GET',
+    path: '/api/clinical-records',
+    operation: 'MyClinicalRecords',
+    summary: 'List my clinical records (written by me, or about me)',
+  },
   { method: 'GET', path: '/api/clinical-records/:id', operation: 'ClinicalRecord', summary: 'Get a clinical record' },
   {
     method: 'PATCH',
@@ -22,6 +27,16 @@ export default defineRoutes('Clinical records', [
     operation: 'DeleteClinicalRecord',
     summary: 'Delete a clinical record (kept with its versions, hidden from reads)',
   },
-  { method: 'GET', path: '/api/clinical-records/:id/audit', operation: 'ClinicalRecordAudit', summary: 'Audit trail: who read or changed the record, and when' },
-  { method: 'GET', path: '/api/patients/:id/clinical-records', operation: 'PatientClinicalRecords', summary: "List a patient's clinical records" },
+  {
+    method: 'GET',
+    path: '/api/clinical-records/:id/audit',
+    operation: 'ClinicalRecordAudit',
+    summary: 'Audit trail: who read or changed the record, and when',
+  },
+  {
+    method: 'GET',
+    path: '/api/patients/:id/clinical-records',
+    operation: 'PatientClinicalRecords',
+    summary: "List a patient's clinical records",
+  },
 ]);

@@ -8,7 +8,12 @@ export default defineRoutes('Data subject requests', [
     summary: 'Request data erasure (GDPR Art. 17): `reason`, `confirm: true`; personal identifiers are pseudonymized at once',
     status: 201,
   },
-  { method: 'GET', path: '/api/patients/:id/dsr', operation: 'DataSubjectRequests', summary: 'List data subject requests with their status' },
+  {
+    method: 'GET',
+    path: '/api/patients/:id/dsr',
+    operation: 'DataSubjectRequests',
+    summary: 'List data subject requests with their status',
+  },
   {
     method: 'GET',
     path: '/api/patients/:id/export',

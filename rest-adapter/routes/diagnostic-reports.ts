@@ -5,7 +5,8 @@ export default defineRoutes('Diagnostic reports', [
     method: 'GET',
     path: '/api/diagnostic-reports',
     operation: 'DiagnosticReports',
-    summary: "List diagnostic reports, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `category`, `service_request_id`",
+    summary:
+      "List diagnostic reports, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `category`, `service_request_id`",
   },
   {
     method: 'POST',

@@ -27,7 +27,8 @@ export default defineRoutes('Doctors', [
     method: 'GET',
     path: '/api/doctors/:id',
     operation: 'Doctor',
-    summary: 'Get a doctor profile (approved ones are public; contact and license details only for the doctor, administrators and colleagues)',
+    summary:
+      'Get a doctor profile (approved ones are public; contact and license details only for the doctor, administrators and colleagues)',
     access: 'public',
   },
   {
@@ -47,7 +48,8 @@ export default defineRoutes('Doctors', [
     method: 'POST',
     path: '/api/doctors/:id/organizations',
     operation: 'AddDoctorToOrganization',
-    summary: "Join an organization (`organization_id`, `role`): its ORG:ADMIN adds the doctor as a member; a doctor links to one they belong to",
+    summary:
+      'Join an organization (`organization_id`, `role`): its ORG:ADMIN adds the doctor as a member; a doctor links to one they belong to',
     status: 201,
   },
   {

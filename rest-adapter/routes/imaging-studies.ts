@@ -5,7 +5,8 @@ export default defineRoutes('Imaging studies', [
     method: 'GET',
     path: '/api/imaging-studies',
     operation: 'ImagingStudies',
-    summary: "List imaging studies, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `modality`",
+    summary:
+      "List imaging studies, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `modality`",
   },
   {
     method: 'POST',

@@ -5,7 +5,8 @@ export default defineRoutes('Imaging', [
     method: 'GET',
     path: '/api/imaging',
     operation: 'ImagingOrders',
-    summary: "List imaging orders, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `modality`",
+    summary:
+      "List imaging orders, newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `modality`",
   },
   {
     method: 'POST',

@@ -31,7 +31,8 @@ export default defineRoutes('Immunizations', [
     method: 'POST',
     path: '/api/patients/:id/immunizations/aefi',
     operation: 'ReportImmunizationAdverseEvent',
-    summary: 'Report an adverse event following immunization (`immunization_id` or `vaccine`, `onset_date`, `description`, `severity`, `serious`, `outcome`)',
+    summary:
+      'Report an adverse event following immunization (`immunization_id` or `vaccine`, `onset_date`, `description`, `severity`, `serious`, `outcome`)',
     status: 201,
   },
 ]);

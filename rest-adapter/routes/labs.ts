@@ -21,7 +21,12 @@ export default defineRoutes('Labs', [
     operation: 'UpdateLabOrder',
     summary: 'Update a lab order (`test_type`, `priority`, `notes`) while it is still `ordered`',
   },
-  { method: 'POST', path: '/api/labs/:id/cancel', operation: 'CancelLabOrder', summary: 'Cancel a lab order that has no final results (`reason`)' },
+  {
+    method: 'POST',
+    path: '/api/labs/:id/cancel',
+    operation: 'CancelLabOrder',
+    summary: 'Cancel a lab order that has no final results (`reason`)',
+  },
   {
     method: 'POST',
     path: '/api/lab/hl7-ingest',

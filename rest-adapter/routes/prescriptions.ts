@@ -21,7 +21,12 @@ export default defineRoutes('Prescriptions', [
     operation: 'UpdatePrescription',
     summary: 'Update a draft prescription; a signed or cancelled one cannot be edited (409)',
   },
-  { method: 'POST', path: '/api/prescriptions/:id/sign', operation: 'SignPrescription', summary: 'Sign a draft prescription (doctors only)' },
+  {
+    method: 'POST',
+    path: '/api/prescriptions/:id/sign',
+    operation: 'SignPrescription',
+    summary: 'Sign a draft prescription (doctors only)',
+  },
   {
     method: 'POST',
     path: '/api/prescriptions/:id/cancel',
@@ -36,14 +41,24 @@ export default defineRoutes('Prescriptions', [
     status: 201,
   },
   { method: 'GET', path: '/api/eprescriptions/:id', operation: 'EPrescription', summary: 'Get an e-prescription' },
-  { method: 'GET', path: '/api/patients/:id/eprescriptions', operation: 'PatientEPrescriptions', summary: "List a patient's e-prescriptions" },
+  {
+    method: 'GET',
+    path: '/api/patients/:id/eprescriptions',
+    operation: 'PatientEPrescriptions',
+    summary: "List a patient's e-prescriptions",
+  },
   {
     method: 'GET',
     path: '/api/organizations/:org_id/eprescriptions',
     operation: 'PharmacyEPrescriptions',
     summary: 'List the e-prescriptions sent to a pharmacy (its members)',
   },
-  { method: 'POST', path: '/api/eprescriptions/:id/transmit', operation: 'TransmitEPrescription', summary: 'Transmit an e-prescription to its pharmacy' },
+  {
+    method: 'POST',
+    path: '/api/eprescriptions/:id/transmit',
+    operation: 'TransmitEPrescription',
+    summary: 'Transmit an e-prescription to its pharmacy',
+  },
   {
     method: 'POST',
     path: '/api/eprescriptions/:id/dispense',

@@ -35,8 +35,10 @@ export default defineRoutes('Scheduling', [
     method: 'POST',
     path: '/api/schedules',
     operation: 'CreateSchedule',
-    summary: 'Create a schedule (`resource_id`, `days_of_week`, `start_time`, `end_time`, `breaks`, `slot_minutes`, `valid_from`, `valid_until`, `time_zone`)',
-    description: 'Times are `HH:MM` in the schedule\'s time zone (the resource\'s unless given). 409 when it overlaps another schedule of the resource.',
+    summary:
+      'Create a schedule (`resource_id`, `days_of_week`, `start_time`, `end_time`, `breaks`, `slot_minutes`, `valid_from`, `valid_until`, `time_zone`)',
+    description:
+      "Times are `HH:MM` in the schedule's time zone (the resource's unless given). 409 when it overlaps another schedule of the resource.",
     status: 201,
   },
   { method: 'GET', path: '/api/schedules/:id', operation: 'Schedule', summary: 'Get a schedule', access: 'public' },
@@ -77,7 +79,7 @@ export default defineRoutes('Scheduling', [
     method: 'GET',
     path: '/api/appointments/kanban',
     operation: 'AppointmentKanban',
-    summary: "Kanban board of a `date`: one column per status (`organization_id`, `resource_id` filters); staff",
+    summary: 'Kanban board of a `date`: one column per status (`organization_id`, `resource_id` filters); staff',
   },
   { method: 'GET', path: '/api/appointments/:id', operation: 'Appointment', summary: 'Get appointment details' },
   {
@@ -97,7 +99,7 @@ export default defineRoutes('Scheduling', [
     method: 'GET',
     path: '/api/appointment-requests',
     operation: 'AppointmentRequests',
-    summary: 'List appointment requests (pending unless `status` says otherwise): staff their organizations\', everyone their own',
+    summary: "List appointment requests (pending unless `status` says otherwise): staff their organizations', everyone their own",
   },
   {
     method: 'POST',
@@ -112,5 +114,10 @@ export default defineRoutes('Scheduling', [
     operation: 'ApproveAppointmentRequest',
     summary: 'Approve a request: books its appointment (optional `start_time`, `end_time`, `resource_id`)',
   },
-  { method: 'POST', path: '/api/appointment-requests/:id/reject', operation: 'RejectAppointmentRequest', summary: 'Reject a request (`reason`)' },
+  {
+    method: 'POST',
+    path: '/api/appointment-requests/:id/reject',
+    operation: 'RejectAppointmentRequest',
+    summary: 'Reject a request (`reason`)',
+  },
 ]);

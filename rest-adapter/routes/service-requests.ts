@@ -5,7 +5,8 @@ export default defineRoutes('Service requests', [
     method: 'GET',
     path: '/api/service-requests',
     operation: 'ServiceRequests',
-    summary: "List service requests (lab and imaging orders, procedures, referrals), newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `category`",
+    summary:
+      "List service requests (lab and imaging orders, procedures, referrals), newest first: one patient's (`patient_id`), or those of my organizations and my own; filters `status`, `category`",
   },
   {
     method: 'POST',

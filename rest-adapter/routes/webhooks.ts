@@ -61,4 +61,12 @@ export const WEBHOOK_ROUTES: WebhookRoute[] = [
     verifier: verify.forms,
     signature: 'webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256(INBOUND_FORMS_SECRET, "id.timestamp.body")>',
   },
+  {
+    path: '/api/workforce/webhooks/leave-approved',
+    provider: 'workforce_leave',
+    summary:
+      "Approved leave (the platform relays its svc.workforce.leave_approved event here): the member's shifts during the leave are removed",
+    verifier: verify.platform,
+    signature: 'X-Platform-Signature: t=<unix>,v1=<hex HMAC-SHA256(internal secret, "webhook.t.body")>',
+  },
 ];

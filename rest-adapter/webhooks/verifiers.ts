@@ -2,7 +2,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { jwtVerify } from 'jose';
 import { clock } from '../../shared/clock';
+import { callbackTokenMatches, mobileMoneyCallbackSecret, type MobileMoneyChannel } from '../../shared/adapters/mobile-money';
 import { videoCredentials } from '../../shared/adapters/video';
+import { INTERNAL_SIGNATURE_HEADER, internalWebhookMac } from '../../shared/internal-auth';
 import type { Config } from '../../shared/config';
 
 /**
@@ -18,7 +20,8 @@ export interface Verified {
   eventType: string | null;
 }
 
-export type Verifier = (raw: Buffer, headers: IncomingHttpHeaders, cfg: Config) => Promise<Verified>;
+/** `url` is the request's URL (path and query), for providers that authenticate callbacks through it. */
+export type Verifier = (raw: Buffer, headers: IncomingHttpHeaders, cfg: Config, url?: URL) => Promise<Verified>;
 
 /** Freshness window for timestamped signatures (replays older than this are refused). */
 export const TOLERANCE_SECONDS = 300;
@@ -134,21 +137,49 @@ export const mailer = standardWebhooks('svix', 'MAILER_WEBHOOK_SECRET');
 export const forms = standardWebhooks('webhook', 'INBOUND_FORMS_SECRET');
 
 /**
- * Mobile money callbacks carry no signature in real life (they are trusted through a per-payment secret in the
- * callback URL and a status query back to the provider, which come with the payments module); the sandbox signs
- * the body: `X-Signature: sha256=<hex HMAC-SHA256>`.
+ * Mobile money callbacks carry no signature in real life: they are trusted through a per-payment secret in the
+ * callback URL (`?payment=<id>&token=<HMAC>`, shared/adapters/mobile-money.ts) and a status query back to the
+ * provider, which the payments module makes before believing one. The sandbox also signs the body:
+ * `X-Signature: sha256=<hex HMAC-SHA256>`. Either one admits the delivery.
  */
-function mobileMoney(secretName: 'MOBILE_MONEY_A_SECRET' | 'MOBILE_MONEY_B_SECRET'): Verifier {
-  return async (raw, headers, cfg) => {
-    const secret = secretOf(cfg[secretName], secretName);
+function mobileMoney(channel: MobileMoneyChannel): Verifier {
+  return async (raw, headers, _cfg, url) => {
     const given = (header(headers, 'x-signature') ?? '').replace(/^sha256=/, '');
-    if (!given) throw new WebhookRejected('missing X-Signature');
-    if (!equal(Buffer.from(given, 'hex'), hmac(secret, raw))) throw new WebhookRejected('bad signature');
+    const payment = url?.searchParams.get('payment');
+    const token = url?.searchParams.get('token');
+    if (given) {
+      if (!equal(Buffer.from(given, 'hex'), hmac(await mobileMoneyCallbackSecret(channel), raw)))
+        throw new WebhookRejected('bad signature');
+    } else if (payment && token) {
+      if (!(await callbackTokenMatches(channel, payment, token))) throw new WebhookRejected('bad callback token');
+    } else {
+      throw new WebhookRejected('missing X-Signature or callback token');
+    }
     const body = peek(raw);
     const id = body.id ?? body.transaction_id ?? body.reference ?? body.externalId ?? body.financialTransactionId;
-    return { eventId: typeof id === 'string' || typeof id === 'number' ? String(id) : digestId(raw), eventType: body.status ?? body.event ?? null };
+    return {
+      eventId: typeof id === 'string' || typeof id === 'number' ? String(id) : digestId(raw),
+      eventType: body.status ?? body.event ?? null,
+    };
   };
 }
 
-export const mobileMoneyA = mobileMoney('MOBILE_MONEY_A_SECRET');
-export const mobileMoneyB = mobileMoney('MOBILE_MONEY_B_SECRET');
+export const mobileMoneyA = mobileMoney('mobile_money_a');
+export const mobileMoneyB = mobileMoney('mobile_money_b');
+
+/**
+ * The platform's own deliveries: an event of its bus relayed to the inbound path SPEC names for it (approved leave to
+ * `/api/workforce/webhooks/leave-approved`). `X-Platform-Signature: t=<unix>,v1=<hex HMAC-SHA256>` over
+ * `webhook.<t>.` and the body with the internal secret, 300 s tolerance; the event id is the delivery's id.
+ */
+export const platform: Verifier = async (raw, headers) => {
+  const parts = (header(headers, INTERNAL_SIGNATURE_HEADER) ?? '').split(',').map((p) => p.trim().split('='));
+  const t = parts.find(([k]) => k === 't')?.[1];
+  const signatures = parts.filter(([k]) => k === 'v1').map(([, v]) => Buffer.from(v ?? '', 'hex'));
+  if (!t || !/^\d+$/.test(t) || !signatures.length) throw new WebhookRejected(`missing ${INTERNAL_SIGNATURE_HEADER}`);
+  fresh(Number(t));
+  const expected = await internalWebhookMac(Number(t), raw);
+  if (!signatures.some((s) => equal(s, expected))) throw new WebhookRejected('bad signature');
+  const body = peek(raw);
+  return { eventId: typeof body.id === 'string' ? body.id : digestId(raw), eventType: typeof body.topic === 'string' ? body.topic : null };
+};

@@ -33,8 +33,13 @@ const sandboxKey = () => redisKey('mail', 'sandbox');
 class SandboxMailer implements Mailer {
   async send(message: MailMessage) {
     const mail: SentMail = { ...message, id: randomUUID(), sentAt: new Date().toISOString() };
-    await appRedis().multi().lpush(sandboxKey(), JSON.stringify(mail)).ltrim(sandboxKey(), 0, SANDBOX_KEEP - 1).exec();
-    logger.info({ to: message.to, template: message.template, mailId: mail.id }, `sandbox mail: ${message.subject}`);
+    await appRedis()
+      .multi()
+      .lpush(sandboxKey(), JSON.stringify(mail))
+      .ltrim(sandboxKey(), 0, SANDBOX_KEEP - 1)
+      .exec();
+    // The recipient's address is personal data: the log says what was sent, not to whom.
+    logger.info({ template: message.template, mailId: mail.id }, 'sandbox mail kept');
     return { id: mail.id };
   }
 }

@@ -149,7 +149,13 @@ export class SandboxVideo implements VideoProvider {
     state.participants.set(identity, participant);
     this.emit('participant_joined', room, state.sid, { identity, ...participant });
     if (opts.publish) {
-      this.emit('track_published', room, state.sid, { identity, ...participant }, { sid: `TR_${randomUUID().slice(0, 8)}`, type: opts.publish === 'audio' ? 'AUDIO' : 'VIDEO' });
+      this.emit(
+        'track_published',
+        room,
+        state.sid,
+        { identity, ...participant },
+        { sid: `TR_${randomUUID().slice(0, 8)}`, type: opts.publish === 'audio' ? 'AUDIO' : 'VIDEO' },
+      );
     }
     return { identity, room };
   }
@@ -196,7 +202,11 @@ export class SandboxVideo implements VideoProvider {
           const res = await fetch(url, {
             method: 'POST',
             // The sandbox stands in for the provider reaching us over HTTPS through the local (trusted) proxy.
-            headers: { 'content-type': 'application/webhook+json', authorization: await signVideoWebhook(body), 'x-forwarded-proto': 'https' },
+            headers: {
+              'content-type': 'application/webhook+json',
+              authorization: await signVideoWebhook(body),
+              'x-forwarded-proto': 'https',
+            },
             body,
           });
           if (res.ok) return;

@@ -71,12 +71,11 @@ class AuditTrail {
     if (!this.buffer.length) return;
     const batch = this.buffer;
     this.buffer = [];
-    this.flushing = insertBatch(this.root, batch)
-      .catch((err) => {
-        logger.error({ err: (err as Error).message, entries: batch.length }, 'could not write read audit; will retry');
-        this.buffer = [...batch, ...this.buffer].slice(-MAX_BUFFER);
-        this.timer ??= setTimeout(() => void this.flush(), 1000);
-      });
+    this.flushing = insertBatch(this.root, batch).catch((err) => {
+      logger.error({ err: (err as Error).message, entries: batch.length }, 'could not write read audit; will retry');
+      this.buffer = [...batch, ...this.buffer].slice(-MAX_BUFFER);
+      this.timer ??= setTimeout(() => void this.flush(), 1000);
+    });
     await this.flushing;
   }
 }
@@ -117,7 +116,10 @@ async function insertBatch(em: EntityManager, batch: Partial<AuditEvent>[]): Pro
   const select = COLUMNS.map(([, column, type]) => (type === 'jsonb' ? `"${column}"::jsonb` : `"${column}"`)).join(', ');
   const sql = `insert into "${schema}"."audit_events" (${columns}) select ${select} from unnest(${arrays}) as t(${columns})`;
   // The pool's own pg client: it binds arrays as PostgreSQL arrays (the query builder would expand them).
-  const client = em.getConnection().getKnex().client as { acquireConnection(): Promise<PgClient>; releaseConnection(c: PgClient): Promise<void> };
+  const client = em.getConnection().getKnex().client as {
+    acquireConnection(): Promise<PgClient>;
+    releaseConnection(c: PgClient): Promise<void>;
+  };
   const conn = await client.acquireConnection();
   try {
     await conn.query(sql, params);
@@ -154,7 +156,10 @@ export interface PatientRow {
 
 /** Records reads of rows of patient data (`read` of one, `list` of a page): one entry per row. */
 export function auditRowsRead(ctx: SubgraphContext, action: string, resourceType: string, rows: PatientRow[]): void {
-  auditRead(ctx, rows.map((r) => ({ action, resourceType, resourceId: r.id, patientId: r.patientId, organizationId: r.organizationId })));
+  auditRead(
+    ctx,
+    rows.map((r) => ({ action, resourceType, resourceId: r.id, patientId: r.patientId, organizationId: r.organizationId })),
+  );
 }
 
 /** Records a read of a patient's data as a whole (a list, a schedule), with what was shown in `details`. */
@@ -169,13 +174,19 @@ export function auditPatientRead(
 }
 
 /** Records a change of a row of patient data, with the caller's next flush. */
-export function auditRowChange(ctx: SubgraphContext, action: string, resourceType: string, row: PatientRow, details: Record<string, unknown> = {}): void {
+export function auditRowChange(
+  ctx: SubgraphContext,
+  action: string,
+  resourceType: string,
+  row: PatientRow,
+  details: Record<string, unknown> = {},
+): void {
   auditChange(ctx, { action, resourceType, resourceId: row.id, patientId: row.patientId, organizationId: row.organizationId, details });
 }
 
 /** Records a change with the next flush of `em` (the request's, or a transaction's), in the same transaction as the change. */
-export function auditChange(ctx: SubgraphContext, entry: AuditEntry, em: EntityManager = ctx.em): void {
-  em.create(AuditEvent, row(ctx, entry) as AuditEvent);
+export function auditChange(ctx: SubgraphContext, entry: AuditEntry, em: EntityManager = ctx.em): AuditEvent {
+  return em.create(AuditEvent, row(ctx, entry) as AuditEvent);
 }
 
 /** Writes buffered read audits now (before answering an audit query, and on shutdown). */

@@ -1,18 +1,14 @@
+import { join } from 'node:path';
 import { Counter } from '../../shared/counters';
-import { OutboxEvent } from '../../shared/outbox';
-import type { SubgraphDefinition } from '../../shared/subgraph';
-import { Invoice } from './invoices/invoice.entity';
-import { InvoiceResolver } from './invoices/invoice.resolver';
-import { PatientInvoicesResolver } from './invoices/patient-invoices.resolver';
-import { migrations } from './migrations';
+import { discoverMigrations, discoverModules } from '../../shared/module';
+import { OutboxEvent, ProcessedEvent } from '../../shared/outbox';
+import { defineSubgraph } from '../../shared/subgraph';
 
-/** Revenue cycle: invoices, payments, claims. */
-export const revenueSubgraph: SubgraphDefinition = {
+/** Money and goods: invoices, claims and insurance, payments, the supply marketplace. Each folder with a `module.ts` is a module. */
+export const revenueSubgraph = defineSubgraph({
   name: 'revenue',
-  entities: [Invoice, Counter, OutboxEvent],
-  migrations,
-  resolvers: [InvoiceResolver, PatientInvoicesResolver],
-  references: {
-    Patient: PatientInvoicesResolver.resolveReference,
-  },
-};
+  description: 'Money and goods: invoices, claims and insurance, payments, the supply marketplace',
+  modules: discoverModules(__dirname),
+  entities: [Counter, OutboxEvent, ProcessedEvent],
+  migrations: discoverMigrations(join(__dirname, 'migrations')),
+});

@@ -13,6 +13,8 @@ import { SUBGRAPHS } from '../../subgraphs';
  * data and a failed run leaves nothing behind that the next one trips over. Workers inherit these variables.
  */
 export default async function globalSetup(): Promise<void> {
+  // The project pins its runtime (the `node` devDependency, first on every npm script's PATH): say which one runs.
+  console.log(`\ntests run on Node.js ${process.version}`);
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const db = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   db.pathname = `/ccp_test_${run}`;
@@ -21,10 +23,15 @@ export default async function globalSetup(): Promise<void> {
     DATABASE_URL: db.toString(),
     REDIS_PREFIX: `ccp_test_${run}`,
     TOKEN_KEY_FILE: join(mkdtempSync(join(tmpdir(), 'ccp-test-')), 'keys.json'),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Every process of the run logs at info into one file, which the teardown searches for patient data and
+    // credentials the tests planted (test/setup/log-check.ts); TEST_LOG_LEVEL shows the logs instead.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    ...(process.env.TEST_LOG_LEVEL ? {} : { LOG_FILE: join(tmpdir(), `ccp-test-${run}.log`) }),
     BOOTSTRAP_ADMIN_EMAIL: 'admin@platform.test',
     BOOTSTRAP_ADMIN_PASSWORD: 'Admin-pass-2026',
     // Every test runs from the same address; the rate-limit tests set their own limits and addresses.
+    // Every platform of the run holds a pool per schema: small pools keep a run well inside PostgreSQL's 100 connections.
+    DB_POOL_MAX: '4',
     RATE_LIMIT_POINTS: '1000000',
     RATE_LIMIT_AUTH_POINTS: '1000000',
     // Consumers retry quickly in tests; a failing event reaches the dead letter queue within a second.
@@ -45,7 +52,7 @@ export default async function globalSetup(): Promise<void> {
   });
   // The imports above already read the configuration (the logger does); read it again with the run's settings.
   resetConfig();
-  logger.level = process.env.LOG_LEVEL!;
+  logger.level = 'silent';
   // Create the database and apply migrations once, before test files start their apps in parallel.
   await connectRedis(holdAppRedis());
   await closeAppRedis();

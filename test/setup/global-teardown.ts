@@ -1,9 +1,21 @@
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { deletePrefix } from '../../shared/redis';
+import { checkRunLog } from './log-check';
 
-/** Drops the run's database and deletes its Redis keys. Set KEEP_TEST_DB=1 to inspect them after a run. */
+/**
+ * Drops the run's database and deletes its Redis keys (KEEP_TEST_DB=1 keeps them to inspect), then checks the run's
+ * log for patient data and credentials (KEEP_TEST_LOG=1 keeps the file).
+ */
 export default async function globalTeardown(): Promise<void> {
+  try {
+    await dropRunData();
+  } finally {
+    checkRunLog(process.env.LOG_FILE);
+  }
+}
+
+async function dropRunData(): Promise<void> {
   if (process.env.KEEP_TEST_DB || !process.env.CCP_TEST_RUN) return;
   const url = new URL(process.env.DATABASE_URL!);
   const name = url.pathname.slice(1);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startPlatform, type Platform, type PlatformOptions } from '../../gateway/platform';
+import { startPlatform, type Platform, type PlatformOptions } from '../../bin/platform';
+import { config } from '../../shared/config';
 import type { EntityManager } from '../../shared/db';
 
 /** The platform running in this test process on a free port, against the run's database and Redis. */
@@ -8,17 +9,50 @@ export interface TestApp {
   platform: Platform;
   api: Api;
   /** A fresh EntityManager of a subgraph, for arranging state no endpoint creates yet and for checking storage. */
-  em(subgraph: 'org' | 'clinical' | 'revenue'): EntityManager;
+  /** A subgraph's schema, or `platform` (dead letters, webhook deliveries). */
+  em(schema: 'org' | 'clinical' | 'revenue' | 'platform'): EntityManager;
   close(): Promise<void>;
 }
 
+/**
+ * The platform for a suite. Run alone, each suite boots its own and closes it. Within a shard (test/support/shard.ts)
+ * the suites share one, booted by the first that asks: `close()` leaves it to the shard, which closes it at the end.
+ */
 export async function startApp(options: PlatformOptions = {}): Promise<TestApp> {
+  if (!sharing) return bootApp(options);
+  if (Object.keys(options).length || JSON.stringify(config()) !== sharing.config) {
+    const then = JSON.parse(sharing.config) as Record<string, unknown>;
+    const now = config() as unknown as Record<string, unknown>;
+    const changed = Object.keys({ ...then, ...now }).filter((k) => JSON.stringify(then[k]) !== JSON.stringify(now[k]));
+    throw new Error(
+      `A suite that starts the platform with options or its own configuration (${[...Object.keys(options), ...changed].join(', ')}) ` +
+        'runs alone: list it in test/setup/shards.js',
+    );
+  }
+  sharing.app ??= bootApp({});
+  return { ...(await sharing.app), close: async () => undefined };
+}
+
+let sharing: { config: string; app?: Promise<TestApp> } | undefined;
+
+/** From now on startApp() hands out one platform, in the configuration of this moment. */
+export function shareApp(): void {
+  sharing = { config: JSON.stringify(config()) };
+}
+
+export async function closeSharedApp(): Promise<void> {
+  const app = sharing?.app;
+  sharing = undefined;
+  await (await app?.catch(() => undefined))?.close();
+}
+
+async function bootApp(options: PlatformOptions): Promise<TestApp> {
   const platform = await startPlatform({ port: 0, host: '127.0.0.1', ...options });
   return {
     url: platform.url,
     platform,
     api: new Api(platform.url),
-    em: (name) => platform.runtimes.get(name)!.orm.em.fork() as EntityManager,
+    em: (name) => (name === 'platform' ? platform.store.orm : platform.runtimes.get(name)!.orm).em.fork() as EntityManager,
     close: () => platform.close(),
   };
 }

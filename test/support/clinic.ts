@@ -27,7 +27,7 @@ export async function clinic(app: TestApp): Promise<Clinic> {
 }
 
 export async function setRole(app: TestApp, orgId: string, userId: string, role: string): Promise<void> {
-  await app.em('org').nativeUpdate(OrganizationMember, { organization: orgId, user: userId }, { role });
+  await app.em('org').nativeUpdate(OrganizationMember, { organization: orgId, user: userId }, { role, roles: [role] });
   await forgetUser(userId);
 }
 

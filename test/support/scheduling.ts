@@ -22,7 +22,10 @@ export async function schedulingClinic(app: TestApp): Promise<SchedulingClinic> 
 /** The doctor profile of a user once the bus has created it and linked it to the organization. */
 export async function linkedDoctor(app: TestApp, userId: string, orgId: string): Promise<string> {
   const profile = await eventually(() => app.em('org').findOne(DoctorProfile, { userId }), 'doctor profile');
-  await eventually(() => app.em('org').count(DoctorOrganization, { doctor: profile.id, organization: orgId }), 'doctor linked to the organization');
+  await eventually(
+    () => app.em('org').count(DoctorOrganization, { doctor: profile.id, organization: orgId }),
+    'doctor linked to the organization',
+  );
   return profile.id;
 }
 

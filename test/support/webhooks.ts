@@ -13,10 +13,16 @@ export const sign = {
     'stripe-signature': `t=${t},v1=${hmacHex(secret, `${t}.${body}`)}`,
   }),
   messaging: (body: string, secret = env('MESSAGING_APP_SECRET')) => ({ 'x-hub-signature-256': `sha256=${hmacHex(secret, body)}` }),
-  standard: (prefix: 'svix' | 'webhook', secretName: string) => (body: string, id = `msg_${randomUUID()}`, t = now()) => {
-    const key = Buffer.from(env(secretName).slice('whsec_'.length), 'base64');
-    return { [`${prefix}-id`]: id, [`${prefix}-timestamp`]: String(t), [`${prefix}-signature`]: `v1,${hmacB64(key, `${id}.${t}.${body}`)}` };
-  },
+  standard:
+    (prefix: 'svix' | 'webhook', secretName: string) =>
+    (body: string, id = `msg_${randomUUID()}`, t = now()) => {
+      const key = Buffer.from(env(secretName).slice('whsec_'.length), 'base64');
+      return {
+        [`${prefix}-id`]: id,
+        [`${prefix}-timestamp`]: String(t),
+        [`${prefix}-signature`]: `v1,${hmacB64(key, `${id}.${t}.${body}`)}`,
+      };
+    },
   mobileMoney: (body: string, secret = env('MOBILE_MONEY_A_SECRET')) => ({ 'x-signature': `sha256=${hmacHex(secret, body)}` }),
   video: async (body: string, secret = env('VIDEO_API_SECRET')) => ({
     authorization: await new SignJWT({ sha256: createHash('sha256').update(body).digest('base64') })

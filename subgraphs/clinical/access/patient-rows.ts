@@ -7,7 +7,6 @@ import type { PatientRow } from '../../../shared/audit/audit-trail';
 import { Patient } from '../patients/patient.entity';
 import { readablePatient, writablePatient } from './patient-access';
 
-
 /** An outsider learns nothing of the row (404 naming `what`); a member without the clinical role is told why not. */
 export const hiddenAs =
   (what: string) =>
@@ -62,7 +61,11 @@ export async function readableScope<T extends { patientId: string; organizationI
   const own =
     viewer.apiKey || viewer.system
       ? []
-      : await ctx.em.find(Patient, { $or: [{ userId: viewer.userId }, { organizationId: null, createdBy: viewer.userId }] }, { fields: ['id'] });
+      : await ctx.em.find(
+          Patient,
+          { $or: [{ userId: viewer.userId }, { organizationId: null, createdBy: viewer.userId }] },
+          { fields: ['id'] },
+        );
   const or: FilterQuery<T>[] = [
     ...(orgs.length ? [{ organizationId: { $in: orgs } } as FilterQuery<T>] : []),
     ...(own.length ? [{ patientId: { $in: own.map((p) => p.id) } } as FilterQuery<T>] : []),

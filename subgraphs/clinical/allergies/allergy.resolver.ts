@@ -10,7 +10,10 @@ import { AllergyListArgs, AllergyPage, RecordAllergyInput, UpdateAllergyInput } 
 /** `patient { allergies }`: the newest allergies (every status), batched across patients. */
 @Resolver(() => Patient)
 export class PatientAllergiesResolver {
-  @FieldResolver(() => [Allergy])
+  @FieldResolver(() => [Allergy], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   allergies(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, Allergy, patient, { limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE), resourceType: 'allergy' });
   }

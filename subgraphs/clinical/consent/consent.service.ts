@@ -31,7 +31,10 @@ export class ConsentService {
     if (!input.granteeUserId === !input.granteeOrganizationId) {
       throw errors.invalidField('granteeUserId', 'or granteeOrganizationId is required (exactly one)');
     }
-    for (const [field, value] of [['granteeUserId', input.granteeUserId], ['granteeOrganizationId', input.granteeOrganizationId]] as const) {
+    for (const [field, value] of [
+      ['granteeUserId', input.granteeUserId],
+      ['granteeOrganizationId', input.granteeOrganizationId],
+    ] as const) {
       if (value !== undefined && !isUuid(value)) throw errors.invalidField(field, 'must be an id');
     }
     if (input.granteeOrganizationId && !(await organizationStatus(ctx, input.granteeOrganizationId))) {
@@ -55,14 +58,14 @@ export class ConsentService {
   /** A clinician asks a patient for access, for themselves or their organization; the patient then approves. */
   async request(ctx: SubgraphContext, input: RequestConsentInput): Promise<Consent> {
     const viewer = requireUser(ctx.viewer);
-    const patient = await loadPatient(ctx, input.patientId);
-    if (!patient) throw errors.notFound('Patient');
     if (input.granteeOrganizationId && !membershipRole(viewer, input.granteeOrganizationId)) {
       throw errors.invalidField('granteeOrganizationId', 'must be an organization you belong to');
     }
     this.checkExpiry(input.expiresAt);
+    // A request for a patient id that names nobody is answered as one for a real patient of another organization:
+    // asking must not tell whether a patient exists. Such a request simply never gets an answer.
     const consent = ctx.em.create(Consent, {
-      patientId: patient.id,
+      patientId: input.patientId,
       granteeUserId: input.granteeOrganizationId ? null : viewer.userId,
       granteeOrganizationId: input.granteeOrganizationId ?? null,
       status: ConsentStatus.requested,
@@ -138,7 +141,8 @@ export class ConsentService {
     const patient = patientId
       ? await loadPatient(ctx, patientId)
       : await ctx.em.findOne(Patient, { userId: viewer.userId }, { orderBy: { createdAt: 'asc' } });
-    if (!patient) throw patientId ? errors.notFound('Patient') : errors.invalidField('patientId', 'is required: you have no patient profile');
+    if (!patient)
+      throw patientId ? errors.notFound('Patient') : errors.invalidField('patientId', 'is required: you have no patient profile');
     return patient;
   }
 

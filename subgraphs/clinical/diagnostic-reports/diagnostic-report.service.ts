@@ -43,7 +43,11 @@ export class DiagnosticReportService {
       effectiveAt: input.effectiveAt ?? null,
       recordedBy: ctx.viewer!.userId,
     });
-    auditRowChange(ctx, 'create', RESOURCE, report, { code: report.code, service_request_id: report.serviceRequestId, status: report.status });
+    auditRowChange(ctx, 'create', RESOURCE, report, {
+      code: report.code,
+      service_request_id: report.serviceRequestId,
+      status: report.status,
+    });
     await ctx.em.flush();
     return report;
   }

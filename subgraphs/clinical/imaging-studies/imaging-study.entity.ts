@@ -43,7 +43,7 @@ export const IMAGING_STUDY = stateMachine<ImagingStudyStatus, 'make_available' |
   name: 'imaging_studies_study_instance_uid_unique',
   expression:
     'create unique index "imaging_studies_study_instance_uid_unique" on "clinical"."imaging_studies" ("study_instance_uid") ' +
-    "where \"status\" <> 'entered_in_error'",
+    'where "status" <> \'entered_in_error\'',
 })
 export class ImagingStudy extends PatientRecord {
   @Field(() => ID, { nullable: true, description: 'The imaging order the study fulfils' })

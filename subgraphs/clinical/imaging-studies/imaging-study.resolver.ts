@@ -10,7 +10,10 @@ import { CreateImagingStudyInput, ImagingStudyListArgs, ImagingStudyPage, Update
 /** `patient { imagingStudies }`: the newest imaging studies (not those entered in error), batched across patients. */
 @Resolver(() => Patient)
 export class PatientImagingStudiesResolver {
-  @FieldResolver(() => [ImagingStudy])
+  @FieldResolver(() => [ImagingStudy], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   imagingStudies(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, ImagingStudy, patient, {
       limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
@@ -29,7 +32,9 @@ export class ImagingStudyResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => ImagingStudyPage, { description: "Imaging studies of one patient, or of the caller's organizations and own profiles; newest first" })
+  @Query(() => ImagingStudyPage, {
+    description: "Imaging studies of one patient, or of the caller's organizations and own profiles; newest first",
+  })
   imagingStudies(@Args() args: ImagingStudyListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }

@@ -27,7 +27,8 @@ export class ImagingStudyService {
     const patient = await writablePatient(ctx, input.patientId);
     if (input.imagingOrderId != null) {
       const order = isUuid(input.imagingOrderId) ? await ctx.em.findOne(ImagingOrder, { id: input.imagingOrderId }) : null;
-      if (!order || order.patientId !== patient.id) throw errors.invalidField('imagingOrderId', 'must be an imaging order of the same patient');
+      if (!order || order.patientId !== patient.id)
+        throw errors.invalidField('imagingOrderId', 'must be an imaging order of the same patient');
     }
     if (input.serviceRequestId != null) await serviceRequestOfPatient(ctx, input.serviceRequestId, patient.id, 'serviceRequestId');
     if (input.studyInstanceUid) await this.checkUidFree(ctx, input.studyInstanceUid);

@@ -19,7 +19,9 @@ export class ImagingOrderResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => ImagingOrderPage, { description: "Imaging orders of one patient, or of the caller's organizations and own profiles; newest first" })
+  @Query(() => ImagingOrderPage, {
+    description: "Imaging orders of one patient, or of the caller's organizations and own profiles; newest first",
+  })
   imagingOrders(@Args() args: ImagingOrderListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }

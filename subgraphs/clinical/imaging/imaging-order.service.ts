@@ -8,7 +8,12 @@ import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, readableScope, writableRow } from '../access/patient-rows';
 import { auditChange, auditPatientRead, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { IMAGING_ORDER, ImagingOrder, ImagingOrderStatus } from './imaging-order.entity';
-import type { CancelImagingOrderArgs, CreateImagingOrderInput, ImagingOrderListArgs, ScheduleImagingOrderArgs } from './imaging-order.types';
+import type {
+  CancelImagingOrderArgs,
+  CreateImagingOrderInput,
+  ImagingOrderListArgs,
+  ScheduleImagingOrderArgs,
+} from './imaging-order.types';
 
 const RESOURCE = 'imaging_order';
 const WHAT = 'Imaging order';
@@ -98,8 +103,14 @@ export class ImagingOrderService {
     return order;
   }
 
-
   private changed(ctx: SubgraphContext, order: ImagingOrder, action: string, details: Record<string, unknown> = {}): void {
-    auditChange(ctx, { action, resourceType: RESOURCE, resourceId: order.id, patientId: order.patientId, organizationId: order.organizationId, details: { ...details, status: order.status } });
+    auditChange(ctx, {
+      action,
+      resourceType: RESOURCE,
+      resourceId: order.id,
+      patientId: order.patientId,
+      organizationId: order.organizationId,
+      details: { ...details, status: order.status },
+    });
   }
 }

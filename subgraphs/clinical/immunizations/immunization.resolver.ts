@@ -17,7 +17,10 @@ import { VACCINES } from './vaccine-schedule';
 /** `patient { immunizations }`: the doses given, newest first, batched across patients. */
 @Resolver(() => Patient)
 export class PatientImmunizationsResolver {
-  @FieldResolver(() => [Immunization], { description: 'Vaccine doses given, newest first' })
+  @FieldResolver(() => [Immunization], {
+    nullable: true,
+    description: 'Clinical data (null with FORBIDDEN without clinical:read): Vaccine doses given, newest first',
+  })
   immunizations(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, Immunization, patient, {
       limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
@@ -47,7 +50,11 @@ export class ImmunizationResolver {
   }
 
   @Mutation(() => Immunization, { description: 'Record a vaccine dose given to a patient' })
-  administerImmunization(@Arg('patientId', () => ID) patientId: string, @Arg('input') input: AdministerImmunizationInput, @Ctx() ctx: SubgraphContext) {
+  administerImmunization(
+    @Arg('patientId', () => ID) patientId: string,
+    @Arg('input') input: AdministerImmunizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.administer(ctx, patientId, input);
   }
 

@@ -33,6 +33,9 @@ import {
   type VaccineRule,
 } from './vaccine-schedule';
 
+/** Outcomes that make an AEFI serious under the WHO definition, when the reporter does not say. */
+const SERIOUS_OUTCOMES = ['died', 'recovered_with_sequelae'];
+
 const RESOURCE = 'immunization';
 const AEFI_RESOURCE = 'immunization_adverse_event';
 const VACCINE_ORDER = new Map(VACCINE_CODES.map((code, i) => [code, i]));
@@ -78,7 +81,10 @@ export class ImmunizationService {
         const row = rows.find((d) => d.doseNumber === plan.doseNumber);
         if (row?.state === DoseState.administered) continue;
         if (row) ctx.em.assign(row, plan);
-        else created.push(ctx.em.create(Immunization, { patientId: patient.id, organizationId: patient.organizationId ?? null, vaccine: code, ...plan }));
+        else
+          created.push(
+            ctx.em.create(Immunization, { patientId: patient.id, organizationId: patient.organizationId ?? null, vaccine: code, ...plan }),
+          );
       }
     }
     auditChange(ctx, {
@@ -102,16 +108,27 @@ export class ImmunizationService {
     const vaccine = VACCINES.get(input.vaccine)!;
     const givenOn = input.administeredOn ?? today();
     if (givenOn > today()) throw errors.invalidField('administeredOn', 'must not be in the future');
-    if (givenOn < patient.dateOfBirth) throw errors.invalidField('administeredOn', `must not be before the date of birth (${patient.dateOfBirth})`);
+    if (givenOn < patient.dateOfBirth)
+      throw errors.invalidField('administeredOn', `must not be before the date of birth (${patient.dateOfBirth})`);
     if (routeOf(input.site) !== vaccine.route) {
-      throw errors.invalidField('site', `must be ${vaccine.route === 'injection' ? `an injection site (${INJECTION_SITES.join(', ')})` : vaccine.route} for ${vaccine.code}`);
+      throw errors.invalidField(
+        'site',
+        `must be ${vaccine.route === 'injection' ? `an injection site (${INJECTION_SITES.join(', ')})` : vaccine.route} for ${vaccine.code}`,
+      );
     }
     if (input.doseNumber !== undefined && input.doseNumber > vaccine.doses.length) {
-      throw errors.invalidField('doseNumber', `must be at most ${vaccine.doses.length}: ${vaccine.code} has ${vaccine.doses.length} dose${vaccine.doses.length === 1 ? '' : 's'}`);
+      throw errors.invalidField(
+        'doseNumber',
+        `must be at most ${vaccine.doses.length}: ${vaccine.code} has ${vaccine.doses.length} dose${vaccine.doses.length === 1 ? '' : 's'}`,
+      );
     }
     // The vaccine's rows are locked so that two people recording the same dose at once get one dose and a 409.
     return ctx.em.transactional(async (em) => {
-      const rows = await em.find(Immunization, { patientId: patient.id, vaccine: vaccine.code }, { orderBy: { doseNumber: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+      const rows = await em.find(
+        Immunization,
+        { patientId: patient.id, vaccine: vaccine.code },
+        { orderBy: { doseNumber: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
       const doseNumber = input.doseNumber ?? this.nextDose(vaccine, rows);
       const given = this.givenOn(rows);
       const plan = planVaccine(vaccine, patient.dateOfBirth, given)[doseNumber - 1];
@@ -123,14 +140,23 @@ export class ImmunizationService {
         throw errors.conflict(`Dose ${doseNumber - 1} of ${vaccine.code} has not been given: record it before dose ${doseNumber}`);
       }
       if (previous && givenOn < previous) {
-        throw errors.conflict(`Dose ${doseNumber - 1} of ${vaccine.code} was given on ${previous}, after ${givenOn}: doses are given in order`);
+        throw errors.conflict(
+          `Dose ${doseNumber - 1} of ${vaccine.code} was given on ${previous}, after ${givenOn}: doses are given in order`,
+        );
       }
       const flags = this.breaches(vaccine, doseNumber, plan, patient.dateOfBirth, givenOn, previous);
       if (flags.length && !input.overrideReason) {
-        throw errors.conflict(`Dose ${doseNumber} of ${vaccine.code} on ${givenOn} is ${flags.map((f) => f.message).join(' and ')}; give override_reason to record it anyway`);
+        throw errors.conflict(
+          `Dose ${doseNumber} of ${vaccine.code} on ${givenOn} is ${flags.map((f) => f.message).join(' and ')}; give override_reason to record it anyway`,
+        );
       }
 
-      dose ??= em.create(Immunization, { patientId: patient.id, organizationId: patient.organizationId ?? null, vaccine: vaccine.code, ...plan });
+      dose ??= em.create(Immunization, {
+        patientId: patient.id,
+        organizationId: patient.organizationId ?? null,
+        vaccine: vaccine.code,
+        ...plan,
+      });
       em.assign(dose, {
         state,
         administeredOn: givenOn,
@@ -145,14 +171,17 @@ export class ImmunizationService {
       // The next dose waits its minimum interval after this one: move its dates.
       const next = rows.find((d) => d.doseNumber === doseNumber + 1 && d.state === DoseState.scheduled);
       if (next) em.assign(next, planVaccine(vaccine, patient.dateOfBirth, new Map([...given, [doseNumber, givenOn]]))[doseNumber]);
-      auditChange({ ...ctx, em }, {
-        action: 'administer',
-        resourceType: RESOURCE,
-        resourceId: dose.id,
-        patientId: patient.id,
-        organizationId: patient.organizationId,
-        details: { vaccine: vaccine.code, dose_number: doseNumber, administered_on: givenOn, flags: dose.flags },
-      });
+      auditChange(
+        { ...ctx, em },
+        {
+          action: 'administer',
+          resourceType: RESOURCE,
+          resourceId: dose.id,
+          patientId: patient.id,
+          organizationId: patient.organizationId,
+          details: { vaccine: vaccine.code, dose_number: doseNumber, administered_on: givenOn, flags: dose.flags },
+        },
+      );
       return dose;
     });
   }
@@ -178,19 +207,28 @@ export class ImmunizationService {
   }
 
   /** Reports an adverse event following immunization against a dose given here, or against a vaccine. */
-  async reportAdverseEvent(ctx: SubgraphContext, patientId: string, input: ImmunizationAdverseEventInput): Promise<ImmunizationAdverseEvent> {
+  async reportAdverseEvent(
+    ctx: SubgraphContext,
+    patientId: string,
+    input: ImmunizationAdverseEventInput,
+  ): Promise<ImmunizationAdverseEvent> {
     const patient = await writablePatient(ctx, patientId);
     if (!input.immunizationId && !input.vaccine) throw errors.invalidField('immunizationId', 'or vaccine is required');
     let dose: Immunization | null = null;
     if (input.immunizationId) {
       dose = isUuid(input.immunizationId) ? await ctx.em.findOne(Immunization, { id: input.immunizationId, patientId: patient.id }) : null;
-      if (dose?.state !== DoseState.administered) throw errors.invalidField('immunizationId', 'must be an administered dose of this patient');
-      if (input.vaccine && input.vaccine !== dose.vaccine) throw errors.invalidField('vaccine', `must be the dose's vaccine (${dose.vaccine})`);
+      if (dose?.state !== DoseState.administered)
+        throw errors.invalidField('immunizationId', 'must be an administered dose of this patient');
+      if (input.vaccine && input.vaccine !== dose.vaccine)
+        throw errors.invalidField('vaccine', `must be the dose's vaccine (${dose.vaccine})`);
     }
     if (input.onsetDate > today()) throw errors.invalidField('onsetDate', 'must not be in the future');
     const after = dose?.administeredOn ?? patient.dateOfBirth;
-    if (input.onsetDate < after) throw errors.invalidField('onsetDate', `must not be before ${dose ? 'the dose was given' : 'the date of birth'} (${after})`);
-    if (input.outcome === 'died' && !input.serious) throw errors.invalidField('serious', 'must be true when the outcome is death');
+    if (input.onsetDate < after)
+      throw errors.invalidField('onsetDate', `must not be before ${dose ? 'the dose was given' : 'the date of birth'} (${after})`);
+    // WHO: seriousness is about the outcome (death, disability, hospitalization), not how strong the reaction was.
+    const serious = input.serious ?? SERIOUS_OUTCOMES.includes(input.outcome ?? '');
+    if (input.outcome === 'died' && !serious) throw errors.invalidField('serious', 'must be true when the outcome is death');
     const event = ctx.em.create(ImmunizationAdverseEvent, {
       patientId: patient.id,
       organizationId: patient.organizationId ?? null,
@@ -199,7 +237,7 @@ export class ImmunizationService {
       onsetDate: input.onsetDate,
       description: input.description.trim(),
       severity: input.severity,
-      serious: input.serious,
+      serious,
       outcome: input.outcome ?? null,
       reportedBy: ctx.viewer!.userId,
     });
@@ -244,15 +282,26 @@ export class ImmunizationService {
   }
 
   /** The schedule rules a dose given on `givenOn` breaks. */
-  private breaches(vaccine: VaccineRule, doseNumber: number, plan: { latestDate: string | null }, dateOfBirth: string, givenOn: string, previous?: string) {
+  private breaches(
+    vaccine: VaccineRule,
+    doseNumber: number,
+    plan: { latestDate: string | null },
+    dateOfBirth: string,
+    givenOn: string,
+    previous?: string,
+  ) {
     const rule = vaccine.doses[doseNumber - 1];
     const out: { flag: string; message: string }[] = [];
     const minimumAge = addAge(dateOfBirth, rule.minimum_age);
-    if (givenOn < minimumAge) out.push({ flag: 'before_minimum_age', message: `before the minimum age of ${describeAge(rule.minimum_age)} (${minimumAge})` });
+    if (givenOn < minimumAge)
+      out.push({ flag: 'before_minimum_age', message: `before the minimum age of ${describeAge(rule.minimum_age)} (${minimumAge})` });
     if (previous && rule.minimum_interval) {
       const earliest = addAge(previous, rule.minimum_interval);
       if (givenOn < earliest) {
-        out.push({ flag: 'before_minimum_interval', message: `less than ${describeAge(rule.minimum_interval)} after dose ${doseNumber - 1} (not before ${earliest})` });
+        out.push({
+          flag: 'before_minimum_interval',
+          message: `less than ${describeAge(rule.minimum_interval)} after dose ${doseNumber - 1} (not before ${earliest})`,
+        });
       }
     }
     if (plan.latestDate && givenOn >= plan.latestDate) {

@@ -7,7 +7,10 @@ import { OPTIONAL_VACCINE_CODES, VACCINE_CODES } from './vaccine-schedule';
 
 @InputType()
 export class GenerateImmunizationScheduleInput {
-  @Field(() => [String], { nullable: true, description: `Optional vaccines to add to the routine ones: ${OPTIONAL_VACCINE_CODES.join(', ')}` })
+  @Field(() => [String], {
+    nullable: true,
+    description: `Optional vaccines to add to the routine ones: ${OPTIONAL_VACCINE_CODES.join(', ')}`,
+  })
   @ArrayMaxSize(OPTIONAL_VACCINE_CODES.length, { message: 'names too many vaccines' })
   @IsOneOf(OPTIONAL_VACCINE_CODES, {}, { each: true })
   include?: string[];
@@ -49,7 +52,10 @@ export class ImmunizationAdverseEventInput {
   @Field(() => ID, { nullable: true, description: 'The administered dose it followed (or vaccine)' })
   immunizationId?: string;
 
-  @Field({ nullable: true, description: `The vaccine, when the dose is not recorded here (or immunizationId): ${VACCINE_CODES.join(', ')}` })
+  @Field({
+    nullable: true,
+    description: `The vaccine, when the dose is not recorded here (or immunizationId): ${VACCINE_CODES.join(', ')}`,
+  })
   @IsOneOf(VACCINE_CODES)
   vaccine?: string;
 
@@ -65,8 +71,14 @@ export class ImmunizationAdverseEventInput {
   @IsOneOf(AEFI_SEVERITIES)
   severity!: string;
 
-  @Field({ description: 'Serious per the WHO AEFI classification (death, life-threatening, hospitalization, disability, ...)' })
-  serious!: boolean;
+  @Field({
+    nullable: true,
+    description:
+      'Serious per the WHO AEFI classification (death, life-threatening, hospitalization, persistent disability, congenital ' +
+      'anomaly). When omitted: true when the outcome is death or recovery with sequelae (a disability), else false — a ' +
+      'severe reaction is not by itself a serious one',
+  })
+  serious?: boolean;
 
   @Field({ nullable: true, description: AEFI_OUTCOMES.join(', ') })
   @IsOneOf(AEFI_OUTCOMES)

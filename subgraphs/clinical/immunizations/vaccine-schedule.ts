@@ -8,7 +8,12 @@ import raw from '../data/who-immunization-schedule.json';
  * start instead of producing wrong due dates.
  */
 const age = z
-  .object({ days: z.number().int().min(0), weeks: z.number().int().min(0), months: z.number().int().min(0), years: z.number().int().min(0) })
+  .object({
+    days: z.number().int().min(0),
+    weeks: z.number().int().min(0),
+    months: z.number().int().min(0),
+    years: z.number().int().min(0),
+  })
   .partial()
   .refine((a) => Object.keys(a).length === 1, 'an age is exactly one of days, weeks, months or years');
 
@@ -113,7 +118,12 @@ export function planVaccine(v: VaccineRule, dateOfBirth: string, givenOn: Readon
       due = later(due, addAge(given ?? prev.dueDate, d.minimum_interval));
       earliest = later(earliest, addAge(given ?? prev.earliestDate, d.minimum_interval));
     }
-    plans.push({ doseNumber: d.dose, dueDate: due, earliestDate: earliest, latestDate: d.latest_age ? addAge(dateOfBirth, d.latest_age) : null });
+    plans.push({
+      doseNumber: d.dose,
+      dueDate: due,
+      earliestDate: earliest,
+      latestDate: d.latest_age ? addAge(dateOfBirth, d.latest_age) : null,
+    });
   }
   return plans;
 }

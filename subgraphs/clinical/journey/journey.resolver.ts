@@ -14,8 +14,12 @@ export class JourneyResolver {
     return this.service.timeline(ctx, patientId, args);
   }
 
-  @Mutation(() => JourneyEvent, { description: 'Record an event on a patient\'s journey (clinicians, or the patient)' })
-  recordJourneyEvent(@Arg('patientId', () => ID) patientId: string, @Arg('input') input: RecordJourneyEventInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => JourneyEvent, { description: "Record an event on a patient's journey (clinicians, or the patient)" })
+  recordJourneyEvent(
+    @Arg('patientId', () => ID) patientId: string,
+    @Arg('input') input: RecordJourneyEventInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.record(ctx, patientId, input);
   }
 }

@@ -4,8 +4,7 @@ import type { PageArgs, PageResult } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
-import { timelineOf, type TimelineEntry } from '../patient-data';
-import { PATIENT_DATA_SOURCES } from '../patient-data-sources';
+import { patientDataSources, timelineOf, type TimelineEntry } from '../patient-data';
 import { JourneyEvent } from './journey.entity';
 import type { RecordJourneyEventInput } from './journey.types';
 
@@ -24,7 +23,13 @@ export class JourneyService {
       occurredAt,
       recordedBy: ctx.viewer!.userId,
     });
-    auditChange(ctx, { action: 'create', resourceType: 'journey_event', resourceId: event.id, patientId: patient.id, organizationId: patient.organizationId });
+    auditChange(ctx, {
+      action: 'create',
+      resourceType: 'journey_event',
+      resourceId: event.id,
+      patientId: patient.id,
+      organizationId: patient.organizationId,
+    });
     await ctx.em.flush();
     return event;
   }
@@ -32,7 +37,7 @@ export class JourneyService {
   /** Merges the newest entries of every source; a page needs at most page × limit entries from each. */
   async timeline(ctx: SubgraphContext, patientId: string, args: PageArgs): Promise<PageResult<TimelineEntry>> {
     const patient = await readablePatient(ctx, patientId);
-    const sources = PATIENT_DATA_SOURCES.filter((s) => s.timeline);
+    const sources = patientDataSources().filter((s) => s.timeline);
     const needed = args.page * args.limit;
     const [lists, counts] = await Promise.all([
       Promise.all(sources.map((s) => timelineOf(ctx.em, s, patient.id, needed))),

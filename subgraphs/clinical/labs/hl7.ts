@@ -38,6 +38,8 @@ export interface OruMessage {
 }
 
 /** MLLP framing (VT ... FS CR) and stray whitespace around the message. */
+// The control characters are the point: MLLP frames a message with VT (0x0b) and FS (0x1c).
+// eslint-disable-next-line no-control-regex
 const FRAMING = /^[\s\x0b]+|[\s\x1c]+$/g;
 const HEADER = /^MSH[^\w\s][^\w\s]{4}/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
@@ -178,7 +180,9 @@ function escape(value: string, ctx: Hl7Context): string {
     [ctx.subcomponentSeparator, 'T'],
     [ctx.repetitionSeparator, 'R'],
   ]);
-  return [...value.replace(/[\r\n]+/g, ' ')].map((c) => (map.has(c) ? `${ctx.escapeCharacter}${map.get(c)}${ctx.escapeCharacter}` : c)).join('');
+  return [...value.replace(/[\r\n]+/g, ' ')]
+    .map((c) => (map.has(c) ? `${ctx.escapeCharacter}${map.get(c)}${ctx.escapeCharacter}` : c))
+    .join('');
 }
 
 /** MSA-3 (text message) holds 80 characters. */
@@ -191,8 +195,10 @@ const MSA_TEXT_MAX = 80;
 export function acknowledgment(message: Hl7Message | null, code: AckCode, reason: string | null): string {
   const source = message ?? new Hl7Message([new Hl7Segment(['MSH', new Hl7Context().getMsh2()])]);
   const ack = source.buildAck({ ackCode: code });
+  // The ACK's segments are written in the source's delimiters, but the ACK message itself carries default ones.
+  const ctx = source.context;
   if (reason) {
-    ack.getSegment('MSA')!.setField(3, new Hl7Field([[escape(reason.slice(0, MSA_TEXT_MAX), ack.context)]], ack.context));
+    ack.getSegment('MSA')!.setField(3, new Hl7Field([[escape(reason.slice(0, MSA_TEXT_MAX), ctx)]], ctx));
   }
   return ack.toString();
 }

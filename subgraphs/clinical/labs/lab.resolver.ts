@@ -22,7 +22,10 @@ import {
 /** `patient { labResults }`: the newest results, batched across patients. */
 @Resolver(() => Patient)
 export class PatientLabResultsResolver {
-  @FieldResolver(() => [LabResult])
+  @FieldResolver(() => [LabResult], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   labResults(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, LabResult, patient, { limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE), resourceType: 'lab_result' });
   }

@@ -2,9 +2,9 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Hl7Message } from '@medplum/core';
 import { clock } from '../../../shared/clock';
 import { AppError, errors } from '../../../shared/errors';
-import { TOPICS } from '../../../shared/events';
 import { changedKeys, isUuid, type PageResult, paginate, patchFrom } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { LAB_RESULT_RECEIVED } from './lab.events';
 import { can, organizationsWith, requireUser, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
@@ -243,7 +243,9 @@ export class LabService {
     const uuids = identifiers.filter(isUuid);
     const matched: MatchedOrder[] = [];
     for (const [placer, observations] of groups) {
-      const unknown = placer ? `No lab order ${placer} in your organization (OBR-2)` : 'OBR-2 (placer order number) must name the lab order';
+      const unknown = placer
+        ? `No lab order ${placer} in your organization (OBR-2)`
+        : 'OBR-2 (placer order number) must name the lab order';
       const order = isUuid(placer) ? await ctx.em.findOne(LabOrder, { id: placer }) : null;
       if (!order?.organizationId || !can(viewer, 'lab-results:write', order.organizationId)) return unknown;
       const patient = await writablePatient(ctx, order.patientId, { permission: 'lab-results:write' }).catch((err) => {
@@ -260,7 +262,8 @@ export class LabService {
       if (!named.some((p) => p.id === patient.id)) return `Lab order ${order.id} is for another patient than PID-3 names`;
       if (order.status === LabOrderStatus.cancelled) return `Lab order ${order.id} is cancelled`;
       const action = observations.every((o) => FINAL.has(o.resultStatus)) ? 'result' : 'partial_result';
-      if (!LAB_ORDER.can(order.status, action)) return `Lab order ${order.id} already has final results; preliminary results are not accepted`;
+      if (!LAB_ORDER.can(order.status, action))
+        return `Lab order ${order.id} already has final results; preliminary results are not accepted`;
       matched.push({ order, patient, observations, action });
     }
     return matched;
@@ -299,8 +302,13 @@ export class LabService {
           sequence: obs.sequence,
           reviewStatus: critical ? LabResultReviewStatus.pending_review : LabResultReviewStatus.not_required,
         });
-        auditRowChange(ctx, 'create', RESULT, result, { lab_order_id: order.id, message_control_id: oru.controlId, code: obs.code, critical });
-        recordEvent(ctx.em, 'clinical', TOPICS.labResultReceived, {
+        auditRowChange(ctx, 'create', RESULT, result, {
+          lab_order_id: order.id,
+          message_control_id: oru.controlId,
+          code: obs.code,
+          critical,
+        });
+        emitEvent(ctx.em, 'clinical', LAB_RESULT_RECEIVED, {
           lab_result_id: result.id,
           lab_order_id: order.id,
           patient_id: patient.id,

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122005628 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create index "outbox_published_at_created_at_index" on "clinical"."outbox" ("published_at", "created_at");`);
   }
@@ -9,5 +8,4 @@ export class Migration20261122005628 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop index "clinical"."outbox_published_at_created_at_index";`);
   }
-
 }

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122015942 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create index "journey_events_organization_id_index" on "clinical"."journey_events" ("organization_id");`);
 
@@ -13,5 +12,4 @@ export class Migration20261122015942 extends Migration {
 
     this.addSql(`drop index "clinical"."lab_orders_organization_id_index";`);
   }
-
 }

@@ -36,16 +36,25 @@ export const INITIAL_OBSERVATION_STATUSES = [ObservationStatus.registered, Obser
  * registered (ordered, no result yet) → preliminary → final; changing a final result amends it; an observation not
  * yet final may be cancelled; any may be withdrawn as entered in error (DELETE), after which it is hidden.
  */
-export const OBSERVATION = stateMachine<ObservationStatus, 'report_preliminary' | 'finalize' | 'amend' | 'cancel' | 'enter_in_error'>('observation', {
-  report_preliminary: { from: [ObservationStatus.registered], to: ObservationStatus.preliminary },
-  finalize: { from: [ObservationStatus.registered, ObservationStatus.preliminary], to: ObservationStatus.final },
-  amend: { from: [ObservationStatus.final, ObservationStatus.amended], to: ObservationStatus.amended },
-  cancel: { from: [ObservationStatus.registered, ObservationStatus.preliminary], to: ObservationStatus.cancelled },
-  enter_in_error: {
-    from: [ObservationStatus.registered, ObservationStatus.preliminary, ObservationStatus.final, ObservationStatus.amended, ObservationStatus.cancelled],
-    to: ObservationStatus.entered_in_error,
+export const OBSERVATION = stateMachine<ObservationStatus, 'report_preliminary' | 'finalize' | 'amend' | 'cancel' | 'enter_in_error'>(
+  'observation',
+  {
+    report_preliminary: { from: [ObservationStatus.registered], to: ObservationStatus.preliminary },
+    finalize: { from: [ObservationStatus.registered, ObservationStatus.preliminary], to: ObservationStatus.final },
+    amend: { from: [ObservationStatus.final, ObservationStatus.amended], to: ObservationStatus.amended },
+    cancel: { from: [ObservationStatus.registered, ObservationStatus.preliminary], to: ObservationStatus.cancelled },
+    enter_in_error: {
+      from: [
+        ObservationStatus.registered,
+        ObservationStatus.preliminary,
+        ObservationStatus.final,
+        ObservationStatus.amended,
+        ObservationStatus.cancelled,
+      ],
+      to: ObservationStatus.entered_in_error,
+    },
   },
-});
+);
 
 /** The transition an update asking for `status` makes (entered in error is DELETE's). */
 export const STATUS_ACTIONS: Partial<Record<ObservationStatus, 'report_preliminary' | 'finalize' | 'amend' | 'cancel'>> = {

@@ -13,7 +13,9 @@ export class ObservationResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => ObservationPage, { description: "Observations of one patient, or of the caller's organizations and own profiles; newest first" })
+  @Query(() => ObservationPage, {
+    description: "Observations of one patient, or of the caller's organizations and own profiles; newest first",
+  })
   observations(@Args() args: ObservationListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }

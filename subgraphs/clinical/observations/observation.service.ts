@@ -8,13 +8,7 @@ import { readableRow, readableScope, writableRow } from '../access/patient-rows'
 import { auditChange, auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { VITAL_SIGNS } from '../vitals/vital.entity';
 import { LOINC_CODES } from './loinc';
-import {
-  INITIAL_OBSERVATION_STATUSES,
-  OBSERVATION,
-  Observation,
-  ObservationStatus,
-  STATUS_ACTIONS,
-} from './observation.entity';
+import { INITIAL_OBSERVATION_STATUSES, OBSERVATION, Observation, ObservationStatus, STATUS_ACTIONS } from './observation.entity';
 import type { CreateObservationInput, ObservationListArgs, UpdateObservationInput } from './observation.types';
 
 const RESOURCE = 'observation';
@@ -37,7 +31,8 @@ interface ObservationValue {
 function checkValue(code: string, v: ObservationValue): void {
   const quantity = v.valueQuantity ?? null;
   const unit = v.unit ?? null;
-  if (quantity !== null && (v.valueString ?? null) !== null) throw errors.invalidField('valueString', 'cannot be given with a quantity value');
+  if (quantity !== null && (v.valueString ?? null) !== null)
+    throw errors.invalidField('valueString', 'cannot be given with a quantity value');
   if (quantity === null && (v.valueString ?? null) === null && !VALUE_OPTIONAL.includes(v.status)) {
     throw errors.invalidField('valueQuantity', `or a text value is required for a ${v.status} observation`);
   }
@@ -157,5 +152,4 @@ export class ObservationService {
     await ctx.em.flush();
     return observation;
   }
-
 }

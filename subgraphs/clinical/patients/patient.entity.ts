@@ -37,6 +37,14 @@ export class Patient extends BaseRecord {
   @Property({ type: 'text', nullable: true })
   mrn?: string | null;
 
+  @Field(() => String, { nullable: true, description: 'National identity number, as issued (the master patient index matches on it)' })
+  @Property({ type: 'text', nullable: true })
+  nationalId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 code of the country that issued nationalId' })
+  @Property({ type: 'text', nullable: true })
+  nationalIdCountry?: string | null;
+
   @Field(() => ID, { nullable: true })
   @Index()
   @Property({ type: 'uuid', nullable: true })

@@ -31,11 +31,7 @@ export class PatientResolver {
   }
 
   @Query(() => PatientPage, { description: 'Patients registered with an organization' })
-  organizationPatients(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Args() args: PageArgs,
-    @Ctx() ctx: SubgraphContext,
-  ) {
+  organizationPatients(@Arg('organizationId', () => ID) organizationId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 

@@ -1,9 +1,9 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { formatNumber, nextCounterValue } from '../../../shared/counters';
 import { errors } from '../../../shared/errors';
-import { TOPICS } from '../../../shared/events';
 import { paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { PATIENT_CREATED, PATIENT_UPDATED } from './patient.events';
 import { organizationStatus } from '../../../shared/refs';
 import { requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -14,6 +14,12 @@ import { Patient } from './patient.entity';
 import type { CreatePatientInput, PatientInput, PatientSearchArgs, UpdatePatientInput } from './patient.types';
 
 const RESOURCE = 'patient';
+
+/** A national id means nothing without the country that issued it. */
+function checkNationalId(p: { nationalId?: string | null; nationalIdCountry?: string | null }): void {
+  if (p.nationalId && !p.nationalIdCountry) throw errors.invalidField('nationalIdCountry', 'is required with nationalId');
+  if (p.nationalIdCountry && !p.nationalId) throw errors.invalidField('nationalId', 'is required with nationalIdCountry');
+}
 
 export class PatientService {
   /**
@@ -26,8 +32,7 @@ export class PatientService {
     const { organizationId: requestedOrg, ...fields } = input;
     const organizationId = viewer.apiKey ? viewer.apiKey.organizationId : requestedOrg;
     if (organizationId) return this.register(ctx, organizationId, fields);
-    const ownsProfile =
-      viewer.registrationRole === 'PATIENT' && !(await ctx.em.count(Patient, { userId: viewer.userId }));
+    const ownsProfile = viewer.registrationRole === 'PATIENT' && !(await ctx.em.count(Patient, { userId: viewer.userId }));
     if (fields.mrn) throw errors.invalidField('mrn', 'can only be set for a patient of an organization');
     const patient = this.build(ctx, viewer, fields, { userId: ownsProfile ? viewer.userId : null });
     await ctx.em.flush();
@@ -69,8 +74,27 @@ export class PatientService {
     const patient = await writablePatient(ctx, id, { permission: 'patients:write', allowSelf: true });
     const patch = patchFrom(input, ['firstName', 'lastName', 'dateOfBirth']);
     if (patch.gender) patch.gender = patch.gender.toLowerCase();
+    if (patch.nationalId === null) patch.nationalIdCountry = null;
+    checkNationalId({
+      nationalId: patch.nationalId ?? patient.nationalId,
+      nationalIdCountry: 'nationalIdCountry' in patch ? patch.nationalIdCountry : patient.nationalIdCountry,
+    });
     ctx.em.assign(patient, patch);
-    auditChange(ctx, { action: 'update', resourceType: RESOURCE, resourceId: patient.id, patientId: patient.id, organizationId: patient.organizationId, details: { fields: Object.keys(patch) } });
+    auditChange(ctx, {
+      action: 'update',
+      resourceType: RESOURCE,
+      resourceId: patient.id,
+      patientId: patient.id,
+      organizationId: patient.organizationId,
+      details: { fields: Object.keys(patch) },
+    });
+    if (Object.keys(patch).length) {
+      emitEvent(ctx.em, 'clinical', PATIENT_UPDATED, {
+        patient_id: patient.id,
+        organization_id: patient.organizationId ?? null,
+        fields: Object.keys(patch),
+      });
+    }
     await ctx.em.flush();
     return patient;
   }
@@ -108,7 +132,10 @@ export class PatientService {
   }
 
   private audited(ctx: SubgraphContext, action: string, patients: Patient[]): void {
-    auditRead(ctx, patients.map((p) => ({ action, resourceType: RESOURCE, resourceId: p.id, patientId: p.id, organizationId: p.organizationId })));
+    auditRead(
+      ctx,
+      patients.map((p) => ({ action, resourceType: RESOURCE, resourceId: p.id, patientId: p.id, organizationId: p.organizationId })),
+    );
   }
 
   private build(
@@ -117,21 +144,29 @@ export class PatientService {
     input: PatientInput,
     owner: { organizationId?: string | null; userId?: string | null },
   ): Patient {
+    checkNationalId(input);
     const patient = ctx.em.create(Patient, {
       ...input,
       firstName: input.firstName.trim(),
       lastName: input.lastName.trim(),
       gender: input.gender?.toLowerCase() ?? null,
       email: input.email?.trim().toLowerCase() ?? null,
+      nationalId: input.nationalId?.trim() || null,
       organizationId: owner.organizationId ?? null,
       userId: owner.userId ?? null,
       createdBy: viewer.userId,
     });
-    recordEvent(ctx.em, 'clinical', TOPICS.patientCreated, {
+    emitEvent(ctx.em, 'clinical', PATIENT_CREATED, {
       patient_id: patient.id,
       organization_id: patient.organizationId ?? null,
     });
-    auditChange(ctx, { action: 'create', resourceType: RESOURCE, resourceId: patient.id, patientId: patient.id, organizationId: patient.organizationId });
+    auditChange(ctx, {
+      action: 'create',
+      resourceType: RESOURCE,
+      resourceId: patient.id,
+      patientId: patient.id,
+      organizationId: patient.organizationId,
+    });
     return patient;
   }
 }

@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsCalendarDate, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
+import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
 import { GENDERS, Patient } from './patient.entity';
 
 @InputType()
@@ -32,6 +32,14 @@ export class PatientInput {
   @Field({ nullable: true, description: 'Medical record number; assigned by the organization when omitted' })
   @IsText(50)
   mrn?: string;
+
+  @Field({ nullable: true, description: 'National identity number as issued; needs nationalIdCountry' })
+  @IsText(50)
+  nationalId?: string;
+
+  @Field({ nullable: true, description: 'ISO 3166-1 alpha-2 code of the country that issued nationalId, such as KE' })
+  @IsCountryCode()
+  nationalIdCountry?: string;
 }
 
 @InputType()
@@ -66,6 +74,14 @@ export class UpdatePatientInput {
   @Field(() => String, { nullable: true })
   @IsEmailAddress()
   email?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'National identity number; null clears it (and its country)' })
+  @IsText(50)
+  nationalId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 code of the issuing country' })
+  @IsCountryCode()
+  nationalIdCountry?: string | null;
 }
 
 @ArgsType()

@@ -19,9 +19,15 @@ import {
 /** `patient { prescriptions }`: the newest prescriptions, batched across patients. */
 @Resolver(() => Patient)
 export class PatientPrescriptionsResolver {
-  @FieldResolver(() => [Prescription])
+  @FieldResolver(() => [Prescription], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   prescriptions(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, Prescription, patient, { limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE), resourceType: 'prescription' });
+    return recentForPatient(ctx, Prescription, patient, {
+      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
+      resourceType: 'prescription',
+    });
   }
 }
 
@@ -29,7 +35,7 @@ export class PatientPrescriptionsResolver {
 export class PrescriptionResolver {
   private readonly service = new PrescriptionService();
 
-  @Mutation(() => Prescription, { description: 'Write a draft prescription (clinicians of the patient\'s organization)' })
+  @Mutation(() => Prescription, { description: "Write a draft prescription (clinicians of the patient's organization)" })
   createPrescription(@Arg('input') input: CreatePrescriptionInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
@@ -77,7 +83,11 @@ export class EPrescriptionResolver {
   }
 
   @Query(() => EPrescriptionPage, { description: 'E-prescriptions sent to a pharmacy (its members)' })
-  pharmacyEPrescriptions(@Arg('pharmacyId', () => ID) pharmacyId: string, @Args() args: EPrescriptionListArgs, @Ctx() ctx: SubgraphContext) {
+  pharmacyEPrescriptions(
+    @Arg('pharmacyId', () => ID) pharmacyId: string,
+    @Args() args: EPrescriptionListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPharmacy(ctx, pharmacyId, args);
   }
 

@@ -1,9 +1,9 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors, type FieldIssue } from '../../../shared/errors';
-import { TOPICS } from '../../../shared/events';
 import { byIds, changedKeys, isUuid, type PageResult, paginate, patchFrom } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { PRESCRIPTION_CREATED } from './prescription.events';
 import { requireActiveOrganization } from '../../../shared/refs';
 import { can, canSeeOrganization, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -29,10 +29,11 @@ const TEXT_FIELDS = ['medication', 'dosage', 'frequency', 'duration', 'instructi
 const codeOf = (err: unknown) => (err as { extensions?: { code?: string } }).extensions?.code;
 
 /** The caller can already see the record, so a refusal to change it is a 403, not a 404. */
-const refused = (message?: string) => (err: unknown): never => {
-  throw codeOf(err) === 'NOT_FOUND' || codeOf(err) === 'FORBIDDEN' ? errors.forbidden(message) : err;
-};
-
+const refused =
+  (message?: string) =>
+  (err: unknown): never => {
+    throw codeOf(err) === 'NOT_FOUND' || codeOf(err) === 'FORBIDDEN' ? errors.forbidden(message) : err;
+  };
 
 function auditPrescription(ctx: SubgraphContext, action: string, p: Prescription, details: Record<string, unknown> = {}): void {
   auditRowChange(ctx, action, RESOURCE, p, { status: p.status, ...details });
@@ -63,7 +64,7 @@ export class PrescriptionService {
       refills: input.refills ?? 0,
     });
     auditPrescription(ctx, 'create', prescription);
-    recordEvent(ctx.em, 'clinical', TOPICS.prescriptionCreated, {
+    emitEvent(ctx.em, 'clinical', PRESCRIPTION_CREATED, {
       prescription_id: prescription.id,
       patient_id: prescription.patientId,
       organization_id: prescription.organizationId ?? null,
@@ -256,8 +257,13 @@ export class EPrescriptionService {
     await writablePatient(ctx, found.patientId, { allowSelf: true }).catch(refused());
     return this.transition(ctx, found.id, 'refill', async (ep, tx) => {
       // Read under a share lock: a cancellation at the same moment waits for this refill, or this sees it.
-      const prescription = await tx.em.findOneOrFail(Prescription, { id: ep.prescriptionId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
-      if (prescription.status === PrescriptionStatus.cancelled) throw errors.conflict('The prescription was cancelled; it cannot be refilled');
+      const prescription = await tx.em.findOneOrFail(
+        Prescription,
+        { id: ep.prescriptionId },
+        { lockMode: LockMode.PESSIMISTIC_READ, refresh: true },
+      );
+      if (prescription.status === PrescriptionStatus.cancelled)
+        throw errors.conflict('The prescription was cancelled; it cannot be refilled');
       if (ep.refillsRemaining <= 0) throw errors.conflict('No refills remaining');
       ep.refillsRemaining -= 1;
       ep.refillRequestedBy = tx.viewer!.userId;

@@ -26,20 +26,23 @@ export const INITIAL_SERVICE_REQUEST_STATUSES = [ServiceRequestStatus.draft, Ser
  * still open (draft, active, on hold) may be withdrawn as entered in error, after which it is hidden; completed
  * and revoked requests are final.
  */
-export const SERVICE_REQUEST = stateMachine<ServiceRequestStatus, 'activate' | 'hold' | 'resume' | 'complete' | 'revoke' | 'enter_in_error'>(
-  'service request',
-  {
-    activate: { from: [ServiceRequestStatus.draft], to: ServiceRequestStatus.active },
-    hold: { from: [ServiceRequestStatus.active], to: ServiceRequestStatus.on_hold },
-    resume: { from: [ServiceRequestStatus.on_hold], to: ServiceRequestStatus.active },
-    complete: { from: [ServiceRequestStatus.active], to: ServiceRequestStatus.completed },
-    revoke: { from: [ServiceRequestStatus.draft, ServiceRequestStatus.active, ServiceRequestStatus.on_hold], to: ServiceRequestStatus.revoked },
-    enter_in_error: {
-      from: [ServiceRequestStatus.draft, ServiceRequestStatus.active, ServiceRequestStatus.on_hold],
-      to: ServiceRequestStatus.entered_in_error,
-    },
+export const SERVICE_REQUEST = stateMachine<
+  ServiceRequestStatus,
+  'activate' | 'hold' | 'resume' | 'complete' | 'revoke' | 'enter_in_error'
+>('service request', {
+  activate: { from: [ServiceRequestStatus.draft], to: ServiceRequestStatus.active },
+  hold: { from: [ServiceRequestStatus.active], to: ServiceRequestStatus.on_hold },
+  resume: { from: [ServiceRequestStatus.on_hold], to: ServiceRequestStatus.active },
+  complete: { from: [ServiceRequestStatus.active], to: ServiceRequestStatus.completed },
+  revoke: {
+    from: [ServiceRequestStatus.draft, ServiceRequestStatus.active, ServiceRequestStatus.on_hold],
+    to: ServiceRequestStatus.revoked,
   },
-);
+  enter_in_error: {
+    from: [ServiceRequestStatus.draft, ServiceRequestStatus.active, ServiceRequestStatus.on_hold],
+    to: ServiceRequestStatus.entered_in_error,
+  },
+});
 
 /** An order for a service for a patient (a test, an examination, a procedure, a referral), FHIR ServiceRequest-like. */
 @ObjectType('ServiceRequest')

@@ -6,12 +6,20 @@ import { recentForPatient } from '../access/patient-graph';
 import { Patient } from '../patients/patient.entity';
 import { ServiceRequest } from './service-request.entity';
 import { ServiceRequestService } from './service-request.service';
-import { CreateServiceRequestInput, ServiceRequestListArgs, ServiceRequestPage, UpdateServiceRequestStatusArgs } from './service-request.types';
+import {
+  CreateServiceRequestInput,
+  ServiceRequestListArgs,
+  ServiceRequestPage,
+  UpdateServiceRequestStatusArgs,
+} from './service-request.types';
 
 /** `patient { serviceRequests }`: the newest service requests (not those entered in error), batched across patients. */
 @Resolver(() => Patient)
 export class PatientServiceRequestsResolver {
-  @FieldResolver(() => [ServiceRequest])
+  @FieldResolver(() => [ServiceRequest], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   serviceRequests(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, ServiceRequest, patient, {
       limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
@@ -25,12 +33,16 @@ export class PatientServiceRequestsResolver {
 export class ServiceRequestResolver {
   private readonly service = new ServiceRequestService();
 
-  @Mutation(() => ServiceRequest, { description: 'Request a service for a patient: a test, an examination, a procedure, a referral (clinicians of its organization)' })
+  @Mutation(() => ServiceRequest, {
+    description: 'Request a service for a patient: a test, an examination, a procedure, a referral (clinicians of its organization)',
+  })
   createServiceRequest(@Arg('input') input: CreateServiceRequestInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => ServiceRequestPage, { description: "Service requests of one patient, or of the caller's organizations and own profiles; newest first" })
+  @Query(() => ServiceRequestPage, {
+    description: "Service requests of one patient, or of the caller's organizations and own profiles; newest first",
+  })
   serviceRequests(@Args() args: ServiceRequestListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }
@@ -40,7 +52,9 @@ export class ServiceRequestResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => ServiceRequest, { description: 'Move a service request to another status (activate, hold, resume, complete, revoke, enter in error)' })
+  @Mutation(() => ServiceRequest, {
+    description: 'Move a service request to another status (activate, hold, resume, complete, revoke, enter in error)',
+  })
   updateServiceRequestStatus(@Args() args: UpdateServiceRequestStatusArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.changeStatus(ctx, args);
   }

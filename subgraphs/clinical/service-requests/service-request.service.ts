@@ -17,7 +17,6 @@ const hidden = (r: ServiceRequest) => r.status === ServiceRequestStatus.entered_
 /** The statuses `PATCH .../status` may ask for: those some transition leads to. */
 const TARGETS = [...new Set(Object.values(SERVICE_REQUEST.transitions).map((t) => t.to))];
 
-
 /**
  * The service request `id` names, when it is one of `patientId`'s (and not entered in error); otherwise a 400 naming
  * `field`, since the caller, who may write the patient's data, sent a reference that does not fit.
@@ -67,7 +66,12 @@ export class ServiceRequestService {
       status,
       requesterId: ctx.viewer!.userId,
     });
-    auditRowChange(ctx, 'create', RESOURCE, request, { category: request.category, code: request.code, priority: request.priority, status });
+    auditRowChange(ctx, 'create', RESOURCE, request, {
+      category: request.category,
+      code: request.code,
+      priority: request.priority,
+      status,
+    });
     await ctx.em.flush();
     return request;
   }

@@ -10,7 +10,10 @@ import { RecordVitalInput, UpdateVitalInput, VitalListArgs, VitalPage } from './
 /** `patient { vitals }`: the newest vital sign records, batched across patients. */
 @Resolver(() => Patient)
 export class PatientVitalsResolver {
-  @FieldResolver(() => [Vital])
+  @FieldResolver(() => [Vital], {
+    nullable: true,
+    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   vitals(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
     return recentForPatient(ctx, Vital, patient, {
       limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
@@ -30,7 +33,9 @@ export class VitalResolver {
     return this.service.record(ctx, input);
   }
 
-  @Query(() => VitalPage, { description: "Vital sign records of one patient, or of the caller's organizations and own profiles; newest first" })
+  @Query(() => VitalPage, {
+    description: "Vital sign records of one patient, or of the caller's organizations and own profiles; newest first",
+  })
   vitals(@Args() args: VitalListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }

@@ -22,8 +22,10 @@ function checkMeasurements(m: Measurements): void {
   }
   const systolic = m.bloodPressureSystolic ?? null;
   const diastolic = m.bloodPressureDiastolic ?? null;
-  if (systolic !== null && diastolic === null) throw errors.invalidField('bloodPressureDiastolic', 'is required with the systolic pressure');
-  if (diastolic !== null && systolic === null) throw errors.invalidField('bloodPressureSystolic', 'is required with the diastolic pressure');
+  if (systolic !== null && diastolic === null)
+    throw errors.invalidField('bloodPressureDiastolic', 'is required with the systolic pressure');
+  if (diastolic !== null && systolic === null)
+    throw errors.invalidField('bloodPressureSystolic', 'is required with the diastolic pressure');
   if (systolic !== null && diastolic !== null && diastolic >= systolic) {
     throw errors.invalidField('bloodPressureDiastolic', 'must be below the systolic pressure');
   }
@@ -52,7 +54,13 @@ export class VitalService {
   async list(ctx: SubgraphContext, args: VitalListArgs): Promise<PageResult<Vital>> {
     if (args.patientId) {
       const patient = await readablePatient(ctx, args.patientId);
-      const page = await paginate(ctx.em, Vital, { patientId: patient.id, status: { $ne: VitalStatus.entered_in_error } }, args, NEWEST_FIRST);
+      const page = await paginate(
+        ctx.em,
+        Vital,
+        { patientId: patient.id, status: { $ne: VitalStatus.entered_in_error } },
+        args,
+        NEWEST_FIRST,
+      );
       auditPatientRead(ctx, 'list', RESOURCE, patient, { count: page.items.length });
       return page;
     }
@@ -95,6 +103,4 @@ export class VitalService {
     await ctx.em.flush();
     return vital;
   }
-
 }
-

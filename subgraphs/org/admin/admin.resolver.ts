@@ -13,7 +13,7 @@ export class AdminResolver {
     return this.service.listUsers(ctx, args);
   }
 
-  @Mutation(() => User, { description: "Activate or suspend a user (SUPER:ADMIN); suspension ends their sessions" })
+  @Mutation(() => User, { description: 'Activate or suspend a user (SUPER:ADMIN); suspension ends their sessions' })
   setUserStatus(@Args() args: UserStatusArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.setStatus(ctx, args);
   }

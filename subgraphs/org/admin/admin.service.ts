@@ -1,10 +1,9 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Queue } from 'bullmq';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { requirePlatformPermission, requireUser } from '../../../shared/permissions';
-import { openQueue } from '../../../shared/queues';
+import type { QueueCounts } from '../../../shared/plumbing';
 import { appRedis } from '../../../shared/redis';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { isPlatformAdmin } from '../../../shared/viewer';
@@ -13,7 +12,14 @@ import { recordSecurityEvent } from '../security/security-log';
 import { forgetUser } from '../users/identity';
 import { revokeSessions } from '../users/sessions';
 import { User, UserStatus } from '../users/user.entity';
-import { HealthStatus, type DependencyCheck, type SecurityEventArgs, type SystemHealth, type UserListArgs, type UserStatusArgs } from './admin.types';
+import {
+  HealthStatus,
+  type DependencyCheck,
+  type SecurityEventArgs,
+  type SystemHealth,
+  type UserListArgs,
+  type UserStatusArgs,
+} from './admin.types';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
@@ -65,22 +71,22 @@ export class AdminService {
     return user;
   }
 
+  /** PostgreSQL, Redis and every queue the platform runs (the queue overview is handed in by the platform). */
   async health(ctx: SubgraphContext): Promise<SystemHealth> {
     requirePlatformPermission(ctx.viewer, 'admin:health');
-    // The queue list comes from every subgraph's consumers, this one included: read it when asked, not at load.
-    const { platformQueueNames } = await import('../../../workers/registry.js');
-    // Health checks are rare: open the queues for this one and close them after.
-    const queues: Queue[] = platformQueueNames().map((name: string) => openQueue(name, appRedis()));
+    const overview = ctx.plumbing.queues;
+    let counts: Promise<QueueCounts[]> | undefined;
+    const queueCounts = () => (counts ??= overview ? overview.counts() : Promise.reject(new Error('no queue overview in this process')));
     const checks = await Promise.all([
       timed('postgres', async () => void (await ctx.em.getConnection().execute('select 1'))),
       timed('redis', async () => void (await appRedis().ping())),
-      ...queues.map((q) =>
-        timed(`queue:${q.name}`, async () => {
-          const c = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
-          return { counts: { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 } };
+      ...(overview?.names() ?? []).map((name) =>
+        timed(`queue:${name}`, async () => {
+          const { name: _name, ...c } = (await queueCounts()).find((q) => q.name === name)!;
+          return { counts: c };
         }),
       ),
-    ]).finally(() => Promise.all(queues.map((q) => q.close().catch(() => undefined))));
+    ]);
     return { status: checks.every((c) => c.ok) ? HealthStatus.ok : HealthStatus.degraded, checks, checkedAt: clock.now() };
   }
 

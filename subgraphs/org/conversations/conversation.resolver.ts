@@ -60,7 +60,7 @@ export class ConversationResolver {
     return this.service.participantIds(ctx, conversation);
   }
 
-  @FieldResolver(() => Int, { description: "Messages of others the caller has not read yet" })
+  @FieldResolver(() => Int, { description: 'Messages of others the caller has not read yet' })
   unreadCount(@Root() conversation: Conversation, @Ctx() ctx: SubgraphContext) {
     return this.service.unreadCount(ctx, conversation);
   }

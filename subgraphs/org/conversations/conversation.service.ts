@@ -49,7 +49,13 @@ export class ConversationService {
     // order survives rows written in the same instant.
     [viewer.userId, ...others].forEach((userId, i) => {
       const addedAt = new Date(now.getTime() + i);
-      ctx.em.create(ConversationParticipant, { conversation, userId, createdAt: addedAt, updatedAt: addedAt, lastReadAt: userId === viewer.userId ? now : null });
+      ctx.em.create(ConversationParticipant, {
+        conversation,
+        userId,
+        createdAt: addedAt,
+        updatedAt: addedAt,
+        lastReadAt: userId === viewer.userId ? now : null,
+      });
     });
     await ctx.em.flush();
     return conversation;
@@ -74,7 +80,12 @@ export class ConversationService {
   }
 
   /** Messages newest first. Reading the first page marks the conversation read up to its newest message. */
-  async messages(ctx: SubgraphContext, organizationId: string, id: string, args: MessageListArgs): Promise<PageResult<ConversationMessage>> {
+  async messages(
+    ctx: SubgraphContext,
+    organizationId: string,
+    id: string,
+    args: MessageListArgs,
+  ): Promise<PageResult<ConversationMessage>> {
     const conversation = await this.get(ctx, organizationId, id);
     const page = await paginate(ctx.em, ConversationMessage, { conversation }, args, { createdAt: 'desc', id: 'desc' });
     if (args.page === 1 && page.items.length) await this.markRead(ctx, conversation, ctx.viewer!.userId, page.items[0].createdAt);
@@ -106,7 +117,11 @@ export class ConversationService {
   participantIds(ctx: SubgraphContext, conversation: Conversation): Promise<string[]> {
     return ctx
       .loader<string, string[]>('conversation-participants', async (ids) => {
-        const rows = await ctx.em.find(ConversationParticipant, { conversation: { $in: [...ids] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+        const rows = await ctx.em.find(
+          ConversationParticipant,
+          { conversation: { $in: [...ids] } },
+          { orderBy: { createdAt: 'asc', id: 'asc' } },
+        );
         return ids.map((cid) => rows.filter((p) => p.conversation.id === cid).map((p) => p.userId));
       })
       .load(conversation.id) as Promise<string[]>;

@@ -1,5 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
-import { PermanentEventError, TOPICS, type ConsumerDefinition, type MemberAddedPayload, type UserCreatedPayload } from '../../../shared/events';
+import { PermanentEventError, type ConsumerDefinition } from '../../../shared/events';
+import { MEMBER_ADDED, type MemberAddedPayload } from '../organizations/organization.events';
+import { USER_CREATED, type UserCreatedPayload } from '../users/user.events';
 import { lockOrganization } from '../organizations/member.service';
 import { Organization, OrganizationMember } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
@@ -8,7 +10,8 @@ import { DoctorOrganization, DoctorProfile } from './doctor.entity';
 /** svc.auth.user_created: a DOCTOR who registers gets a doctor profile (pending verification). */
 export const doctorProfiles: ConsumerDefinition = {
   name: 'doctor-profiles',
-  topics: [TOPICS.userCreated],
+  description: 'gives a `DOCTOR` who registers a doctor profile (verification `pending`)',
+  topics: [USER_CREATED.name],
   async handle(event, { em }) {
     const p = event.payload as Partial<UserCreatedPayload>;
     if (!p.user_id || !p.email) throw new PermanentEventError('user_created carries no user_id or email');
@@ -25,10 +28,12 @@ export const doctorProfiles: ConsumerDefinition = {
  */
 export const doctorOrganizations: ConsumerDefinition = {
   name: 'doctor-organizations',
-  topics: [TOPICS.memberAdded],
+  description: "links a new member's doctor profile to the organization",
+  topics: [MEMBER_ADDED.name],
   async handle(event, { em }) {
     const p = event.payload as Partial<MemberAddedPayload>;
-    if (!p.user_id || !p.organization_id || !p.role) throw new PermanentEventError('member_added carries no user_id, organization_id or role');
+    if (!p.user_id || !p.organization_id || !p.role)
+      throw new PermanentEventError('member_added carries no user_id, organization_id or role');
     const user = await em.findOne(User, { id: p.user_id });
     if (!user) throw new PermanentEventError(`user ${p.user_id} does not exist`);
     // A member who has left since (a doctor leaving ends an ORG:DOCTOR membership) is not linked again. The locks
@@ -49,6 +54,10 @@ export const doctorOrganizations: ConsumerDefinition = {
       return;
     }
     if (await em.count(DoctorOrganization, { doctor: profile, organization: p.organization_id })) return;
-    em.create(DoctorOrganization, { doctor: profile, organization: em.getReference(Organization, p.organization_id), role: membership.role });
+    em.create(DoctorOrganization, {
+      doctor: profile,
+      organization: em.getReference(Organization, p.organization_id),
+      role: membership.role,
+    });
   },
 };

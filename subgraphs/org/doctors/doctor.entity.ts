@@ -99,7 +99,7 @@ export class DoctorProfile extends BaseRecord {
   yearsOfExperience?: number | null;
 
   @Field(() => Decimal, { nullable: true })
-  @Property({ type: 'decimal', precision: 14, scale: 2, nullable: true })
+  @Property({ type: 'decimal', columnType: 'numeric', nullable: true })
   consultationFee?: string | null;
 
   @Field(() => String, { nullable: true, description: 'ISO 4217 currency of the consultation fee' })

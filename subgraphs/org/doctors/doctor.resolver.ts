@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
+import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Organization } from '../organizations/organization.entity';
 import { DoctorProfile } from './doctor.entity';
@@ -20,11 +21,13 @@ const PRIVATE = 'Private: the doctor, administrators and members of an organizat
 export class DoctorResolver {
   private readonly service = new DoctorService();
 
+  @Public()
   @Query(() => DoctorPage, { description: 'The public directory of approved doctors, by name' })
   doctors(@Args() args: DoctorSearchArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.search(ctx, args);
   }
 
+  @Public()
   @Query(() => DoctorProfile, { description: 'Approved profiles for anyone; others for their owner and administrators' })
   doctor(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
@@ -40,6 +43,7 @@ export class DoctorResolver {
     return this.service.pending(ctx, args);
   }
 
+  @Public()
   @Query(() => DoctorPage, { description: "An organization's doctors; outside it, the approved ones of an active organization" })
   organizationDoctors(
     @Arg('organizationId', () => ID) organizationId: string,

@@ -1,10 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
-import { TOPICS } from '../../../shared/events';
 import { byIds, changedKeys, isUuid, paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
-import { fromMinor, toMinor } from '../../../shared/money';
-import { recordEvent } from '../../../shared/outbox';
+import { normalizeAmount } from '../../../shared/money';
 import {
   can,
   canSeeOrganization,
@@ -64,7 +62,6 @@ function tidy<T extends object>(fields: T): T {
     if (out[k] === null) out[k] = [];
     else if (Array.isArray(out[k])) out[k] = uniqueTexts(out[k] as string[]);
   }
-  if (typeof out.consultationFee === 'string') out.consultationFee = fromMinor(toMinor(out.consultationFee));
   return out as T;
 }
 
@@ -79,7 +76,12 @@ export class DoctorService {
   /** The public directory: approved doctors only, filtered by name, specialty, organization and place. */
   async search(ctx: SubgraphContext, args: DoctorSearchArgs): Promise<PageResult<DoctorProfile>> {
     const where: Record<string, unknown> = { verificationStatus: DoctorVerification.approved };
-    const words = [args.q, args.name].filter((t): t is string => !!t).join(' ').trim().split(/\s+/).filter(Boolean);
+    const words = [args.q, args.name]
+      .filter((t): t is string => !!t)
+      .join(' ')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     if (words.length) {
       where.$and = words.map((w) => ({
         $or: [{ firstName: { $ilike: `%${escapeLike(w)}%` } }, { lastName: { $ilike: `%${escapeLike(w)}%` } }],
@@ -157,7 +159,7 @@ export class DoctorService {
     if (existing && (existing.specialty || existing.licenseKey)) {
       throw errors.conflict(userId === viewer.userId ? 'You already have a doctor profile' : 'This user already has a doctor profile');
     }
-    this.checkFee(rest.consultationFee ?? null, rest.currency ?? null);
+    rest.consultationFee = this.fee(rest.consultationFee, rest.currency, 'consultationFee') ?? undefined;
     const key = licenseKey(rest.licenseNumber, rest.licenseCountry);
     await this.checkLicense(ctx, key, existing?.id ?? null);
     if (existing) {
@@ -200,13 +202,20 @@ export class DoctorService {
     if (!owner && !isDoctorAdmin(ctx.viewer)) throw errors.forbidden('Only the doctor or an administrator may change this profile');
     const patch = tidy(patchFrom(input, ['firstName', 'lastName', 'specialty', 'licenseNumber'])) as Partial<DoctorProfile>;
     return this.locked(ctx, found.id, async (em, doctor) => {
+      // The fee is written with its currency's decimals, so a new currency rewrites the fee it has ("2500.00" KES
+      // becomes "2500" UGX) or is refused when the fee does not fit it.
+      if (patch.consultationFee !== undefined || patch.currency !== undefined) {
+        const fee = patch.consultationFee === undefined ? doctor.consultationFee : patch.consultationFee;
+        const currency = patch.currency === undefined ? doctor.currency : patch.currency;
+        const field = patch.consultationFee === undefined ? 'currency' : 'consultationFee';
+        if (fee !== null && fee !== undefined) patch.consultationFee = this.fee(fee, currency, field);
+      }
       const changed = changedKeys(doctor, patch).filter((k) => {
         const [before, after] = [doctor[k], patch[k]];
         return !(Array.isArray(before) && Array.isArray(after) && sameList(before, after));
       });
       if (!changed.length) return;
       const after = { ...doctor, ...patch } as DoctorProfile;
-      this.checkFee(after.consultationFee ?? null, after.currency ?? null);
       const key = licenseKey(after.licenseNumber ?? '', after.licenseCountry);
       const licenseChanged = (changed.includes('licenseNumber') || changed.includes('licenseCountry')) && key !== doctor.licenseKey;
       if (licenseChanged && after.licenseNumber) await this.checkLicense(ctx, key, doctor.id);
@@ -237,7 +246,8 @@ export class DoctorService {
     const viewer = requirePlatformPermission(ctx.viewer, 'admin:doctors');
     const decision = (input.decision ??
       (input.status ? { approved: 'approve', rejected: 'reject' }[input.status] : undefined) ??
-      (input.approved === undefined || input.approved === null ? undefined : input.approved ? 'approve' : 'reject')) as VerifyDecision | undefined;
+      (input.approved === undefined || input.approved === null ? undefined : input.approved ? 'approve' : 'reject')) as
+      VerifyDecision | undefined;
     if (!decision) throw errors.invalidField('decision', 'is required: approve or reject');
     const reason = input.reason?.trim() || null;
     if (decision === 'reject' && !reason) throw errors.invalidField('reason', 'is required when rejecting');
@@ -272,9 +282,15 @@ export class DoctorService {
     const org = isUuid(input.organizationId) ? await ctx.em.findOne(Organization, { id: input.organizationId }) : null;
     if (!org || !(org.status === OrganizationStatus.active || canSeeOrganization(viewer, org.id))) throw errors.notFound('Organization');
     const membership = await ctx.em.findOne(OrganizationMember, { organization: org.id, user: doctor.userId });
-    if (!can(viewer, 'members:manage', org.id)) {
-      if (!isOwner(viewer, doctor)) throw errors.forbidden('Only the organization\'s administrators add doctors to it');
-      if (!membership) throw errors.forbidden('Doctors join only organizations they are members of; its administrators add new members');
+    if (!isOwner(viewer, doctor) && !can(viewer, 'members:manage', org.id)) {
+      throw errors.forbidden("Only the doctor, or the organization's administrators, link a doctor to it");
+    }
+    // Joining is the doctor's own act: membership comes from an invitation they accepted (or an organization they
+    // created). Nobody attaches a doctor who did not agree, nor learns their private contact fields that way.
+    if (!membership) {
+      throw errors.forbidden(
+        'The doctor is not a member of this organization: invite them (POST /api/organizations/:org_id/invitations); they join when they accept',
+      );
     }
     // Like an invitation, joining does not wait for verification; a rejected profile cannot join.
     if (doctor.verificationStatus === DoctorVerification.rejected) {
@@ -283,15 +299,9 @@ export class DoctorService {
     if (await ctx.em.count(DoctorOrganization, { doctor: doctor.id, organization: org.id })) {
       throw errors.conflict('This doctor is already linked to the organization');
     }
-    // An existing membership is kept as it is; the link records the role the doctor holds there.
-    const role = membership?.role ?? input.role ?? DEFAULT_JOIN_ROLE;
-    if (!membership) {
-      ctx.em.create(OrganizationMember, { organization: org, user: ctx.em.getReference(User, doctor.userId), role });
-      recordEvent(ctx.em, 'org', TOPICS.memberAdded, { organization_id: org.id, user_id: doctor.userId, role });
-    }
-    ctx.em.create(DoctorOrganization, { doctor, organization: org, role });
+    // The membership is kept as it is; the link records the role the doctor holds there.
+    ctx.em.create(DoctorOrganization, { doctor, organization: org, role: membership.role });
     await ctx.em.flush();
-    if (!membership) await forgetUser(doctor.userId);
     return doctor;
   }
 
@@ -327,7 +337,11 @@ export class DoctorService {
    * Doctors linked to an organization. Members see every verification status; anyone else, signed in or not, sees
    * the approved doctors of an active organization (others are 404).
    */
-  async listForOrganization(ctx: SubgraphContext, organizationId: string, args: OrganizationDoctorsArgs): Promise<PageResult<DoctorProfile>> {
+  async listForOrganization(
+    ctx: SubgraphContext,
+    organizationId: string,
+    args: OrganizationDoctorsArgs,
+  ): Promise<PageResult<DoctorProfile>> {
     const org = isUuid(organizationId) ? await ctx.em.findOne(Organization, { id: organizationId }) : null;
     const member = canSeeOrganization(ctx.viewer, organizationId);
     if (!org || (!member && org.status !== OrganizationStatus.active)) throw errors.notFound('Organization');
@@ -377,13 +391,19 @@ export class DoctorService {
   }
 
   /** Applies `change` with the profile locked, so an edit and a verification at the same moment run in turn. */
-  private locked(ctx: SubgraphContext, id: string, change: (em: SubgraphContext['em'], row: DoctorProfile) => void | Promise<void>): Promise<DoctorProfile> {
+  private locked(
+    ctx: SubgraphContext,
+    id: string,
+    change: (em: SubgraphContext['em'], row: DoctorProfile) => void | Promise<void>,
+  ): Promise<DoctorProfile> {
     return lockedChange(ctx, DoctorProfile, id, (tx, row) => change(tx.em, row));
   }
 
-  /** A consultation fee is an amount in a currency. */
-  private checkFee(fee: string | null, currency: string | null): void {
-    if (fee !== null && !currency) throw errors.invalidField('currency', 'is required with a consultation fee');
+  /** A consultation fee is an amount in a currency, written with that currency's decimals; `field` is named if it does not fit. */
+  private fee(fee: string | null | undefined, currency: string | null | undefined, field: string): string | null {
+    if (fee === null || fee === undefined) return null;
+    if (!currency) throw errors.invalidField('currency', 'is required with a consultation fee');
+    return normalizeAmount(fee, currency, field);
   }
 
   /** One profile per license and issuing country (spacing and letter case ignored). */

@@ -59,8 +59,8 @@ export class CreateDoctorInput {
   @IsInRange(0, 70, 'years')
   yearsOfExperience?: number;
 
-  @Field(() => Decimal, { nullable: true, description: 'Needs a currency' })
-  @IsMoney()
+  @Field(() => Decimal, { nullable: true, description: 'Needs a currency; at most its ISO 4217 decimals ("2500.00" KES, "5000" UGX)' })
+  @IsMoney({ currencyField: 'currency' })
   consultationFee?: string;
 
   @Field({ nullable: true, description: 'ISO 4217 code such as KES' })
@@ -126,7 +126,7 @@ export class UpdateDoctorInput {
   yearsOfExperience?: number | null;
 
   @Field(() => Decimal, { nullable: true })
-  @IsMoney()
+  @IsMoney({ currencyField: 'currency' })
   consultationFee?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -172,7 +172,10 @@ export class JoinOrganizationInput {
   @Field(() => ID)
   organizationId!: string;
 
-  @Field({ nullable: true, description: 'Role of a new membership; ORG:DOCTOR when omitted' })
+  @Field({
+    nullable: true,
+    description: 'Accepted for older clients and not used: the link takes the role the doctor holds in the organization',
+  })
   @IsOneOf(ORG_ROLES)
   role?: string;
 }
@@ -194,7 +197,7 @@ export class DoctorSearchArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'Doctors linked to this organization' })
   organizationId?: string;
 
-  @Field({ nullable: true, description: "Doctors linked to an organization: its id, or part of its name (any letter case)" })
+  @Field({ nullable: true, description: 'Doctors linked to an organization: its id, or part of its name (any letter case)' })
   @SearchText()
   organization?: string;
 
@@ -204,7 +207,8 @@ export class DoctorSearchArgs extends PageArgs {
 
   @Field({
     nullable: true,
-    description: "Part of the doctor's city, or of the city or address of an organization they work in (any letter case), or a country code",
+    description:
+      "Part of the doctor's city, or of the city or address of an organization they work in (any letter case), or a country code",
   })
   @SearchText()
   location?: string;

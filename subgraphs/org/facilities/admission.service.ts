@@ -4,10 +4,11 @@ import { clock } from '../../../shared/clock';
 import { lockedChange } from '../../../shared/locked-change';
 import type { EntityManager } from '../../../shared/db';
 import { errors, type FieldIssue } from '../../../shared/errors';
-import { TOPICS, type AdmissionEventPayload } from '../../../shared/events';
+import type { TopicDefinition } from '../../../shared/events';
+import { PATIENT_ADMITTED, PATIENT_DISCHARGED, PATIENT_TRANSFERRED, type AdmissionEventPayload } from './admission.events';
 import { requirePatientOf } from '../../../shared/refs';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { OrganizationMember } from '../organizations/organization.entity';
 import { ADMISSION, Admission, AdmissionStatus, AdmissionTransfer, DischargeDisposition, Room } from './facility.entity';
@@ -29,10 +30,15 @@ const admissionAudit = (action: string, a: Admission, details: Record<string, un
 
 const trimmed = (value: string | null | undefined) => value?.trim() || null;
 
-type AdmissionTopic = typeof TOPICS.patientAdmitted | typeof TOPICS.patientTransferred | typeof TOPICS.patientDischarged;
-
 /** Records an admission's move in the outbox, in the transaction that makes it. */
-function recordMove(em: EntityManager, topic: AdmissionTopic, admission: Admission, at: Date, by: string, extra: Partial<AdmissionEventPayload> = {}): void {
+function recordMove(
+  em: EntityManager,
+  topic: TopicDefinition,
+  admission: Admission,
+  at: Date,
+  by: string,
+  extra: Partial<AdmissionEventPayload> = {},
+): void {
   const payload: AdmissionEventPayload = {
     admission_id: admission.id,
     organization_id: admission.organizationId,
@@ -42,7 +48,7 @@ function recordMove(em: EntityManager, topic: AdmissionTopic, admission: Admissi
     at: at.toISOString(),
     by,
   };
-  recordEvent(em, 'org', topic, payload);
+  emitEvent(em, 'org', topic, payload);
 }
 
 export class AdmissionService {
@@ -79,7 +85,7 @@ export class AdmissionService {
         activePatientId: input.patientId,
       });
       auditChange(ctx, admissionAudit('create', admission, { room_id: room.id }), em);
-      recordMove(em, TOPICS.patientAdmitted, admission, admittedAt, viewer.userId);
+      recordMove(em, PATIENT_ADMITTED, admission, admittedAt, viewer.userId);
       return admission;
     });
   }
@@ -95,7 +101,10 @@ export class AdmissionService {
     if (args.roomId) where.room = args.roomId;
     if (args.patientId) where.patientId = args.patientId;
     const page = await paginate(ctx.em, Admission, where, args, { admittedAt: 'desc', id: 'asc' });
-    auditRead(ctx, page.items.map((a) => admissionAudit('list', a)));
+    auditRead(
+      ctx,
+      page.items.map((a) => admissionAudit('list', a)),
+    );
     return page;
   }
 
@@ -121,7 +130,7 @@ export class AdmissionService {
       admission.disposition = input.disposition ?? DischargeDisposition.other;
       admission.dischargeSummary = trimmed(input.dischargeSummary);
       admission.activePatientId = null;
-      recordMove(em, TOPICS.patientDischarged, admission, dischargedAt, viewer.userId, { disposition: admission.disposition });
+      recordMove(em, PATIENT_DISCHARGED, admission, dischargedAt, viewer.userId, { disposition: admission.disposition });
     });
   }
 
@@ -151,7 +160,7 @@ export class AdmissionService {
         reason: trimmed(input.reason),
       });
       admission.room = em.getReference(Room, target.id, { wrapped: true });
-      recordMove(em, TOPICS.patientTransferred, admission, at, viewer.userId, { from_room_id: fromRoomId });
+      recordMove(em, PATIENT_TRANSFERRED, admission, at, viewer.userId, { from_room_id: fromRoomId });
     });
   }
 
@@ -186,7 +195,11 @@ export class AdmissionService {
   }
 
   /** Applies `change` with the admission's row locked, so a discharge and a transfer at once run one after the other. */
-  private locked(ctx: SubgraphContext, id: string, change: (em: SubgraphContext['em'], admission: Admission) => void | Promise<void>): Promise<Admission> {
+  private locked(
+    ctx: SubgraphContext,
+    id: string,
+    change: (em: SubgraphContext['em'], admission: Admission) => void | Promise<void>,
+  ): Promise<Admission> {
     return lockedChange(ctx, Admission, id, async (tx, admission) => {
       const before = { status: admission.status, room_id: admission.room.id };
       await change(tx.em, admission);

@@ -71,7 +71,11 @@ export class AdmissionResolver {
   private readonly rooms = new RoomService();
 
   @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
-  admitPatient(@Arg('organizationId', () => ID) organizationId: string, @Arg('input') input: AdmitPatientInput, @Ctx() ctx: SubgraphContext) {
+  admitPatient(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('input') input: AdmitPatientInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.admit(ctx, organizationId, input);
   }
 

@@ -11,7 +11,8 @@ import { requireOrganization, tableOf } from './organization-scope';
 const WHAT = 'Room';
 
 /** Beds a room offers now: none unless it is available, else its capacity less the patients admitted in it. */
-export const freeBeds = (room: Room, occupied: number) => (room.status === RoomStatus.available ? Math.max(room.capacity - occupied, 0) : 0);
+export const freeBeds = (room: Room, occupied: number) =>
+  room.status === RoomStatus.available ? Math.max(room.capacity - occupied, 0) : 0;
 
 /** The room, locked until the transaction ends, when it belongs to the organization; 404 naming Room otherwise. */
 export async function lockRoom(em: EntityManager, organizationId: string, id: string): Promise<Room> {
@@ -28,7 +29,8 @@ export function countAdmitted(em: EntityManager, roomId: string): Promise<number
 /** A room takes one more patient only when it is available and has a free bed. Call with the room locked. */
 export async function requireFreeBed(em: EntityManager, room: Room): Promise<void> {
   if (room.status !== RoomStatus.available) throw errors.conflict(`Room ${room.name} is ${room.status}; it takes no patients`);
-  if ((await countAdmitted(em, room.id)) >= room.capacity) throw errors.conflict(`Room ${room.name} is full (${room.capacity} of ${room.capacity} beds taken)`);
+  if ((await countAdmitted(em, room.id)) >= room.capacity)
+    throw errors.conflict(`Room ${room.name} is full (${room.capacity} of ${room.capacity} beds taken)`);
 }
 
 export class RoomService {

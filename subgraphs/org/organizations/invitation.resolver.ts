@@ -10,7 +10,9 @@ import { OrganizationService } from './organization.service';
 export class InvitationResolver {
   private readonly service = new InvitationService();
 
-  @Mutation(() => OrganizationInvitation, { description: 'Invite someone by email to join with a role (members:manage); the token goes by mail' })
+  @Mutation(() => OrganizationInvitation, {
+    description: 'Invite someone by email to join with a role (members:manage); the token goes by mail',
+  })
   sendInvitation(
     @Arg('organizationId', () => ID) organizationId: string,
     @Arg('input') input: SendInvitationInput,
@@ -29,11 +31,7 @@ export class InvitationResolver {
   }
 
   @Mutation(() => OrganizationInvitation, { description: 'Revoke a pending invitation (members:manage)' })
-  revokeInvitation(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: SubgraphContext,
-  ) {
+  revokeInvitation(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.revoke(ctx, organizationId, id);
   }
 

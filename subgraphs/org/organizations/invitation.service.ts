@@ -2,9 +2,9 @@ import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm
 import { clock } from '../../../shared/clock';
 import { config } from '../../../shared/config';
 import { errors } from '../../../shared/errors';
-import { TOPICS, type MemberAddedPayload } from '../../../shared/events';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { MEMBER_ADDED, type MemberAddedPayload } from './organization.events';
 import { requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { randomToken, sha256 } from '../../../shared/tokens';
@@ -150,10 +150,15 @@ export class InvitationService {
           role: invitation.role,
         });
         const payload: MemberAddedPayload = { organization_id: org.id, user_id: viewer.userId, role: invitation.role };
-        recordEvent(em, 'org', TOPICS.memberAdded, payload);
+        emitEvent(em, 'org', MEMBER_ADDED, payload);
         recordSecurityEvent(
           { ...ctx, em },
-          { type: 'invitation_accepted', userId: viewer.userId, organizationId: org.id, details: { invitation_id: invitation.id, role: invitation.role } },
+          {
+            type: 'invitation_accepted',
+            userId: viewer.userId,
+            organizationId: org.id,
+            details: { invitation_id: invitation.id, role: invitation.role },
+          },
         );
         return created;
       })

@@ -23,11 +23,7 @@ export class MemberResolver {
   private readonly service = new MemberService();
 
   @Query(() => OrganizationMemberPage, { description: "An organization's members, oldest first" })
-  organizationMembers(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Args() args: MemberListArgs,
-    @Ctx() ctx: SubgraphContext,
-  ) {
+  organizationMembers(@Arg('organizationId', () => ID) organizationId: string, @Args() args: MemberListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, organizationId, args);
   }
 

@@ -38,7 +38,7 @@ export async function lockOrganization(em: EntityManager, id: string, mode: 'upd
 }
 
 async function keepAnAdmin(em: EntityManager, organizationId: string, what: string): Promise<void> {
-  const admins = await em.count(OrganizationMember, { organization: organizationId, role: ORG_ADMIN });
+  const admins = await em.count(OrganizationMember, { organization: organizationId, roles: { $overlap: [ORG_ADMIN] } });
   if (admins <= 1) {
     throw errors.conflict(`Cannot ${what} the last ${ORG_ADMIN} of an organization; make another member ${ORG_ADMIN} first`);
   }
@@ -62,34 +62,37 @@ export class MemberService {
   async page(ctx: SubgraphContext, organizationId: string, args: PageArgs & { role?: string }): Promise<PageResult<OrganizationMember>> {
     const [items, total] = await ctx.em.findAndCount(
       OrganizationMember,
-      { organization: organizationId, ...(args.role ? { role: args.role } : {}) },
+      { organization: organizationId, ...(args.role ? { roles: { $overlap: [args.role] } } : {}) },
       { populate: ['user'], limit: args.limit, offset: (args.page - 1) * args.limit, orderBy: { createdAt: 'asc', id: 'asc' } },
     );
     return { items, total, page: args.page, limit: args.limit };
   }
 
-  /** `members:manage`. Demoting the last ORG:ADMIN is a 409. */
+  /** `members:manage`. Sets the member's roles (`role` alone makes it their only one). Demoting the last ORG:ADMIN is a 409. */
   async changeRole(ctx: SubgraphContext, args: MemberRoleArgs): Promise<OrganizationMember> {
     requireUser(ctx.viewer);
     await organizationWith(ctx, args.organizationId, 'members:manage');
     if (!isUuid(args.userId)) throw errors.notFound('Member');
+    const wanted = [...new Set(args.roles?.length ? args.roles : args.role ? [args.role] : [])];
+    if (!wanted.length) throw errors.invalidField('role', 'is required (or `roles`)');
     const member = await ctx.em.transactional(async (em) => {
       await lockOrganization(em, args.organizationId);
       const found = await this.member(em, args.organizationId, args.userId);
-      if (found.role === args.role) return found;
-      if (found.role === ORG_ADMIN) await keepAnAdmin(em, args.organizationId, 'demote');
-      const from = found.role;
-      found.role = args.role;
+      const from = found.roles.length ? found.roles : [found.role];
+      if (from.length === wanted.length && from.every((r, i) => r === wanted[i])) return found;
+      if (from.includes(ORG_ADMIN) && !wanted.includes(ORG_ADMIN)) await keepAnAdmin(em, args.organizationId, 'demote');
+      found.role = wanted[0];
+      found.roles = wanted;
       const link = await doctorLink(em, args.organizationId, args.userId);
-      if (link) await em.nativeUpdate(DoctorOrganization, link, { role: args.role });
+      if (link) await em.nativeUpdate(DoctorOrganization, link, { role: found.role });
       recordSecurityEvent(
         { ...ctx, em },
-        { type: 'member_role_changed', userId: args.userId, organizationId: args.organizationId, details: { from, to: args.role } },
+        { type: 'member_role_changed', userId: args.userId, organizationId: args.organizationId, details: { from, to: wanted } },
       );
       return found;
     });
     await forgetUser(args.userId);
-    this.applyToViewer(ctx, args.organizationId, args.userId, member.role);
+    this.applyToViewer(ctx, args.organizationId, args.userId, member.roles);
     return member;
   }
 
@@ -106,15 +109,12 @@ export class MemberService {
     const member = await ctx.em.transactional(async (em) => {
       await lockOrganization(em, organizationId);
       const found = await this.member(em, organizationId, userId);
-      if (found.role === ORG_ADMIN) await keepAnAdmin(em, organizationId, 'remove');
+      if (found.roles.includes(ORG_ADMIN) || found.role === ORG_ADMIN) await keepAnAdmin(em, organizationId, 'remove');
       em.remove(found);
       const link = await doctorLink(em, organizationId, userId);
       if (link) await em.nativeDelete(DoctorOrganization, link);
       await endMembershipWork(em, organizationId, userId);
-      recordSecurityEvent(
-        { ...ctx, em },
-        { type: 'member_removed', userId, organizationId, details: { role: found.role, left: leaving } },
-      );
+      recordSecurityEvent({ ...ctx, em }, { type: 'member_removed', userId, organizationId, details: { role: found.role, left: leaving } });
       return found;
     });
     await forgetUser(userId);
@@ -123,17 +123,21 @@ export class MemberService {
   }
 
   private async member(em: EntityManager, organizationId: string, userId: string): Promise<OrganizationMember> {
-    const found = await em.findOne(OrganizationMember, { organization: organizationId, user: userId }, { populate: ['user'], refresh: true });
+    const found = await em.findOne(
+      OrganizationMember,
+      { organization: organizationId, user: userId },
+      { populate: ['user'], refresh: true },
+    );
     if (!found) throw errors.notFound('Member');
     return found;
   }
 
   /** The rest of this request (e.g. `viewerRole`) sees the caller's own change too. */
-  private applyToViewer(ctx: SubgraphContext, organizationId: string, userId: string, role: string | null): void {
+  private applyToViewer(ctx: SubgraphContext, organizationId: string, userId: string, roles: string[] | null): void {
     const viewer = ctx.viewer;
     if (!viewer || viewer.userId !== userId) return;
     const others = viewer.memberships.filter((m) => m.organizationId !== organizationId);
-    ctx.viewer = { ...viewer, memberships: role ? [...others, { organizationId, role }] : others };
+    ctx.viewer = { ...viewer, memberships: roles?.length ? [...others, { organizationId, role: roles[0], roles }] : others };
   }
 }
 

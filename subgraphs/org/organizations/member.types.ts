@@ -1,3 +1,4 @@
+import { ArrayMaxSize, ArrayNotEmpty } from 'class-validator';
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { ORG_ROLES } from '../../../shared/permissions';
@@ -19,9 +20,15 @@ export class MemberRoleArgs {
   @Field(() => ID)
   userId!: string;
 
-  @Field({ description: ORG_ROLES.join(', ') })
+  @Field({ nullable: true, description: `The member's one role (replacing any others): ${ORG_ROLES.join(', ')}` })
   @IsOneOf(ORG_ROLES)
-  role!: string;
+  role?: string;
+
+  @Field(() => [String], { nullable: true, description: 'Every role the member is to hold, the primary one first (instead of `role`)' })
+  @IsOneOf(ORG_ROLES, {}, { each: true })
+  @ArrayNotEmpty({ message: 'must name at least one role' })
+  @ArrayMaxSize(ORG_ROLES.length)
+  roles?: string[];
 }
 
 @ObjectType()

@@ -1,5 +1,5 @@
-import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
-import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { BeforeCreate, BeforeUpdate, Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Directive, Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
 import { stateMachine } from '../../../shared/state-machine';
 import { User } from '../users/user.entity';
@@ -74,6 +74,20 @@ export class Organization extends BaseRecord {
   @Property({ type: 'text', nullable: true })
   country?: string | null;
 
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Where the facility is: WGS 84 latitude in degrees, -90 to 90 (given with longitude)',
+  })
+  @Property({ type: 'double', nullable: true })
+  latitude?: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Where the facility is: WGS 84 longitude in degrees, -180 to 180 (given with latitude)',
+  })
+  @Property({ type: 'double', nullable: true })
+  longitude?: number | null;
+
   @Field()
   @Property({ type: 'uuid' })
   createdBy!: string;
@@ -85,33 +99,9 @@ export class Organization extends BaseRecord {
   @Field(() => Date, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })
   statusChangedAt?: Date | null;
-
-  /** Subscription and payment state, kept by the billing provider's webhooks. */
-  @Index()
-  @Property({ type: 'text', nullable: true })
-  billingCustomerId?: string | null;
-
-  @Index()
-  @Property({ type: 'text', nullable: true })
-  subscriptionId?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  subscriptionStatus?: string | null;
-
-  @Property({ type: 'text', nullable: true })
-  subscriptionPlan?: string | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  subscriptionPeriodEnd?: Date | null;
-
-  @Property({ type: 'text', nullable: true })
-  lastPaymentStatus?: string | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  lastPaymentAt?: Date | null;
 }
 
-/** A user's place in an organization. One role per user per organization. */
+/** A user's place in an organization, with the roles they hold there. */
 @ObjectType('OrganizationMember')
 @Entity({ tableName: 'organization_members' })
 @Unique({ properties: ['organization', 'user'] })
@@ -123,7 +113,18 @@ export class OrganizationMember extends BaseRecord {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  @Field({ description: 'Organization role such as ORG:ADMIN or ORG:DOCTOR' })
+  @Field({ description: 'The primary organization role, such as ORG:ADMIN or ORG:DOCTOR (the first of `roles`)' })
   @Property({ type: 'text' })
   role!: string;
+
+  @Field(() => [String], { description: 'Every organization role the member holds; a permission of any of them is theirs' })
+  @Property({ type: 'text[]' })
+  roles: Opt<string[]> = [];
+
+  /** A membership made with one role holds that role; the primary role is always among the roles. */
+  @BeforeCreate()
+  @BeforeUpdate()
+  keepRolesWithPrimary(): void {
+    if (!this.roles.includes(this.role)) this.roles = [this.role, ...this.roles];
+  }
 }

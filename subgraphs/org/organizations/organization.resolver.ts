@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { membershipRole } from '../../../shared/viewer';
+import { membershipRole, membershipRoles } from '../../../shared/viewer';
 import { Organization } from './organization.entity';
 import { OrganizationService } from './organization.service';
 import {
@@ -9,10 +9,8 @@ import {
   OrganizationListArgs,
   OrganizationPage,
   OrganizationStatusArgs,
-  OrganizationSubscription,
   UpdateOrganizationInput,
 } from './organization.types';
-import { can } from '../../../shared/permissions';
 
 @Resolver(() => Organization)
 export class OrganizationResolver {
@@ -39,11 +37,7 @@ export class OrganizationResolver {
   }
 
   @Mutation(() => Organization)
-  updateOrganization(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateOrganizationInput,
-    @Ctx() ctx: SubgraphContext,
-  ) {
+  updateOrganization(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateOrganizationInput, @Ctx() ctx: SubgraphContext) {
     return this.service.update(ctx, id, input);
   }
 
@@ -54,19 +48,9 @@ export class OrganizationResolver {
     return this.service.setStatus(ctx, args);
   }
 
-  @FieldResolver(() => OrganizationSubscription, {
-    nullable: true,
-    description: 'Billing state; only for organization administrators and platform administrators',
-  })
-  subscription(@Root() org: Organization, @Ctx() ctx: SubgraphContext): OrganizationSubscription | null {
-    if (!can(ctx.viewer, 'organizations:update', org.id)) return null;
-    return {
-      status: org.subscriptionStatus ?? null,
-      plan: org.subscriptionPlan ?? null,
-      currentPeriodEnd: org.subscriptionPeriodEnd ?? null,
-      lastPaymentStatus: org.lastPaymentStatus ?? null,
-      lastPaymentAt: org.lastPaymentAt ?? null,
-    };
+  @FieldResolver(() => [String], { description: 'Every role the caller holds in this organization (empty when not a member)' })
+  viewerRoles(@Root() org: Organization, @Ctx() ctx: SubgraphContext): string[] {
+    return membershipRoles(ctx.viewer, org.id);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The caller's role in this organization" })

@@ -1,8 +1,9 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
-import { byIds, isUuid, paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { byIds, given, isUuid, paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
+import { emitEvent } from '../../../shared/outbox';
+import { MEMBER_ADDED } from './organization.events';
 import {
   canSeeOrganization,
   requireOrgPermission,
@@ -18,21 +19,37 @@ import { User } from '../users/user.entity';
 import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus } from './organization.entity';
 import type { CreateOrganizationInput, OrganizationListArgs, OrganizationStatusArgs, UpdateOrganizationInput } from './organization.types';
 
+/** A place is a latitude and a longitude together: one without the other locates nothing. */
+function requireBothOrNeither(latitude: number | null | undefined, longitude: number | null | undefined): void {
+  const has = (v: number | null | undefined) => v !== undefined && v !== null;
+  if (has(latitude) !== has(longitude)) {
+    throw errors.invalidField(
+      has(latitude) ? 'longitude' : 'latitude',
+      'must be given together with ' + (has(latitude) ? 'latitude' : 'longitude'),
+    );
+  }
+}
+
 export class OrganizationService {
   /** Creates an organization; its creator becomes its first ORG:ADMIN member. */
   async create(ctx: SubgraphContext, input: CreateOrganizationInput): Promise<Organization> {
     const viewer = requireUser(ctx.viewer);
+    requireBothOrNeither(input.latitude, input.longitude);
     const org = ctx.em.create(Organization, {
-      ...input,
+      ...given(input),
       name: input.name.trim(),
       createdBy: viewer.userId,
     });
+    // The founder administers the organization; one who registered as a doctor is also its doctor, so a clinic's
+    // founding doctor can chart in it from the first day.
+    const roles = viewer.registrationRole === 'DOCTOR' ? ['ORG:ADMIN', 'ORG:DOCTOR'] : ['ORG:ADMIN'];
     ctx.em.create(OrganizationMember, {
       organization: org,
       user: ctx.em.getReference(User, viewer.userId),
       role: 'ORG:ADMIN',
+      roles,
     });
-    recordEvent(ctx.em, 'org', 'svc.organization.member_added', {
+    emitEvent(ctx.em, 'org', MEMBER_ADDED, {
       organization_id: org.id,
       user_id: viewer.userId,
       role: 'ORG:ADMIN',
@@ -40,7 +57,7 @@ export class OrganizationService {
     await ctx.em.flush();
     await forgetUser(viewer.userId);
     // The rest of this request (e.g. `viewerRole`) sees the new membership too.
-    ctx.viewer = { ...viewer, memberships: [...viewer.memberships, { organizationId: org.id, role: 'ORG:ADMIN' }] };
+    ctx.viewer = { ...viewer, memberships: [...viewer.memberships, { organizationId: org.id, role: 'ORG:ADMIN', roles }] };
     return org;
   }
 
@@ -80,7 +97,12 @@ export class OrganizationService {
   async update(ctx: SubgraphContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
     const org = await this.get(ctx, id);
     requireOrgPermission(ctx.viewer, id, 'organizations:update');
-    ctx.em.assign(org, patchFrom(input, ['name', 'type']));
+    const patch = patchFrom(input, ['name', 'type']);
+    requireBothOrNeither(
+      patch.latitude === undefined ? org.latitude : patch.latitude,
+      patch.longitude === undefined ? org.longitude : patch.longitude,
+    );
+    ctx.em.assign(org, patch);
     await ctx.em.flush();
     return org;
   }

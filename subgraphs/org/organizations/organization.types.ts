@@ -1,7 +1,7 @@
 import { IsOptional } from 'class-validator';
-import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsCountryCode, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
+import { IsCountryCode, IsEmailAddress, IsInRange, IsPhone, IsText } from '../../../shared/validation';
 import { Organization, OrganizationStatus, OrganizationType } from './organization.entity';
 
 @InputType()
@@ -32,6 +32,14 @@ export class CreateOrganizationInput {
   @Field({ nullable: true })
   @IsCountryCode()
   country?: string;
+
+  @Field(() => Float, { nullable: true, description: 'WGS 84 latitude in degrees, -90 to 90; given together with longitude' })
+  @IsInRange(-90, 90, 'degrees')
+  latitude?: number;
+
+  @Field(() => Float, { nullable: true, description: 'WGS 84 longitude in degrees, -180 to 180; given together with latitude' })
+  @IsInRange(-180, 180, 'degrees')
+  longitude?: number;
 }
 
 /** Every field optional; a field sent as null clears it (name and type cannot be cleared). */
@@ -64,6 +72,14 @@ export class UpdateOrganizationInput {
   @Field(() => String, { nullable: true })
   @IsCountryCode()
   country?: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'WGS 84 latitude in degrees, -90 to 90; set and cleared together with longitude' })
+  @IsInRange(-90, 90, 'degrees')
+  latitude?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'WGS 84 longitude in degrees, -180 to 180; set and cleared together with latitude' })
+  @IsInRange(-180, 180, 'degrees')
+  longitude?: number | null;
 }
 
 @ArgsType()
@@ -90,23 +106,4 @@ export class OrganizationStatusArgs {
   @Field({ nullable: true, description: 'Why, kept with the organization and in the security audit' })
   @IsText(500)
   reason?: string;
-}
-
-/** Subscription and payment state, as the billing provider last reported it. */
-@ObjectType()
-export class OrganizationSubscription {
-  @Field(() => String, { nullable: true, description: 'active, past_due, canceled, ... (the provider\'s words)' })
-  status?: string | null;
-
-  @Field(() => String, { nullable: true })
-  plan?: string | null;
-
-  @Field(() => Date, { nullable: true })
-  currentPeriodEnd?: Date | null;
-
-  @Field(() => String, { nullable: true, description: 'succeeded or failed' })
-  lastPaymentStatus?: string | null;
-
-  @Field(() => Date, { nullable: true })
-  lastPaymentAt?: Date | null;
 }

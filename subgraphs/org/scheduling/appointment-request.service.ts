@@ -147,7 +147,8 @@ export class AppointmentRequestService {
     }
     // The requester sees the request, so a refusal is a 403 for them, not a 404.
     const viewer = requireViewer(ctx.viewer);
-    if (!viewer.apiKey && request.requestedBy === viewer.userId && !can(viewer, permission, request.organizationId)) throw errors.forbidden();
+    if (!viewer.apiKey && request.requestedBy === viewer.userId && !can(viewer, permission, request.organizationId))
+      throw errors.forbidden();
     return { request, viewer: requireOrgPermission(ctx.viewer, request.organizationId, permission, 'Appointment request') };
   }
 
@@ -165,7 +166,10 @@ export class AppointmentRequestService {
       deletedAt: null,
     });
     if (resources.length !== 1) {
-      throw errors.invalidField('resourceId', resources.length ? 'is required: the doctor has several resources' : 'is required: the doctor has no active resource');
+      throw errors.invalidField(
+        'resourceId',
+        resources.length ? 'is required: the doctor has several resources' : 'is required: the doctor has no active resource',
+      );
     }
     return resources[0].id;
   }

@@ -1,20 +1,25 @@
 import { DateTime } from 'luxon';
-import { PermanentEventError, TOPICS, type ConsumerDefinition } from '../../../shared/events';
+import { PermanentEventError, type ConsumerDefinition } from '../../../shared/events';
+import { APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
 import { isUuid } from '../../../shared/model';
 import { DoctorProfile } from '../doctors/doctor.entity';
-import { sendMail } from '../mail/send-mail';
+import { queueMail } from '../mail/queue-mail';
 import { Appointment } from './appointment.entity';
 import { SchedulableResource } from './resource.entity';
 
 const MAILS: Record<string, { template: string; subject: string; says: string }> = {
-  [TOPICS.appointmentBooked]: { template: 'appointment_booked', subject: 'Appointment booked', says: 'is booked' },
-  [TOPICS.appointmentCancelled]: { template: 'appointment_cancelled', subject: 'Appointment cancelled', says: 'has been cancelled' },
-  [TOPICS.appointmentRescheduled]: { template: 'appointment_rescheduled', subject: 'Appointment moved', says: 'has moved to this time' },
+  [APPOINTMENT_BOOKED.name]: { template: 'appointment_booked', subject: 'Appointment booked', says: 'is booked' },
+  [APPOINTMENT_CANCELLED.name]: { template: 'appointment_cancelled', subject: 'Appointment cancelled', says: 'has been cancelled' },
+  [APPOINTMENT_RESCHEDULED.name]: { template: 'appointment_rescheduled', subject: 'Appointment moved', says: 'has moved to this time' },
 };
 
-/** Booked, cancelled and rescheduled appointments are mailed to the patient and to the doctor. */
+/**
+ * Booked, cancelled and rescheduled appointments are mailed to the patient and to the doctor: queued under the event
+ * and the recipient, so however often the event is applied each mail is sent once (the mail module's sender).
+ */
 export const appointmentNotifications: ConsumerDefinition = {
   name: 'appointment-notifications',
+  description: 'mails the patient and the doctor',
   topics: Object.keys(MAILS),
   async handle(event, { em }) {
     const mail = MAILS[event.topic];
@@ -28,10 +33,16 @@ export const appointmentNotifications: ConsumerDefinition = {
     const local = DateTime.fromISO(startTime, { zone: resource.timeZone }).toFormat("cccc d LLLL yyyy 'at' HH:mm");
     const text =
       `The appointment of ${appointment.patientName} with ${resource.name} on ${local} (${resource.timeZone}) ${mail.says}.` +
-      (appointment.cancellationReason && event.topic === TOPICS.appointmentCancelled ? `\nReason: ${appointment.cancellationReason}` : '');
+      (appointment.cancellationReason && event.topic === APPOINTMENT_CANCELLED.name ? `\nReason: ${appointment.cancellationReason}` : '');
     const recipients = [...new Set([appointment.patientEmail, doctor?.email].filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
     for (const to of recipients) {
-      await sendMail(em, { to, subject: mail.subject, text, template: mail.template, data: { appointment_id: appointment.id, start_time: startTime } }, { rethrow: true });
+      await queueMail(em, `${event.id}:${to}`, {
+        to,
+        subject: mail.subject,
+        text,
+        template: mail.template,
+        data: { appointment_id: appointment.id, start_time: startTime },
+      });
     }
   },
 };

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { byIds } from '../../../shared/model';
 import { PatientRef, ref } from '../../../shared/refs';
+import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { AppointmentRequest } from './appointment-request.entity';
@@ -26,12 +27,15 @@ export class AppointmentResolver {
   private readonly service = new AppointmentService();
   private readonly resources = new ResourceService();
 
+  @Public()
   @Mutation(() => Appointment, { description: 'Book an appointment (public); 409 when the time is taken' })
   bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.book(ctx, input);
   }
 
-  @Query(() => AppointmentPage, { description: "Appointments the caller may see (staff: their organizations'; patients and doctors: their own), by start time" })
+  @Query(() => AppointmentPage, {
+    description: "Appointments the caller may see (staff: their organizations'; patients and doctors: their own), by start time",
+  })
   appointments(@Args() args: AppointmentListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }
@@ -106,7 +110,9 @@ export class AppointmentRequestResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => AppointmentRequestPage, { description: "Requests of the caller's organizations (staff) and the caller's own; pending unless asked" })
+  @Query(() => AppointmentRequestPage, {
+    description: "Requests of the caller's organizations (staff) and the caller's own; pending unless asked",
+  })
   appointmentRequests(@Args() args: AppointmentRequestListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }
@@ -116,7 +122,9 @@ export class AppointmentRequestResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => AppointmentRequest, { description: 'Book the appointment a request asks for (or at the time and resource given) and approve it' })
+  @Mutation(() => AppointmentRequest, {
+    description: 'Book the appointment a request asks for (or at the time and resource given) and approve it',
+  })
   approveAppointmentRequest(
     @Arg('id', () => ID) id: string,
     @Arg('startTime', () => Date, { nullable: true }) startTime: Date | null,

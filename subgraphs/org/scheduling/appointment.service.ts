@@ -2,11 +2,11 @@ import { LockMode, raw, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import { errors } from '../../../shared/errors';
 import { ownPatientId, requirePatientOf } from '../../../shared/refs';
-import { TOPICS } from '../../../shared/events';
 import { byIds, isUuid, paginate, type PageResult } from '../../../shared/model';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
 import { lockedChange } from '../../../shared/locked-change';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
 import { can, organizationsWith, requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
@@ -22,7 +22,13 @@ import {
 } from './appointment.entity';
 
 export { readableAppointment };
-import type { AppointmentKanban, AppointmentListArgs, BookAppointmentInput, KanbanArgs, RescheduleAppointmentInput } from './appointment.types';
+import type {
+  AppointmentKanban,
+  AppointmentListArgs,
+  BookAppointmentInput,
+  KanbanArgs,
+  RescheduleAppointmentInput,
+} from './appointment.types';
 import { bookWithin, checkBookable, checkFree, checkTimes, doctorOf, lockResource } from './booking';
 import { findResource } from './scheduling-access';
 
@@ -44,9 +50,17 @@ async function writableAppointment(ctx: SubgraphContext, id: string, opts: { all
 }
 
 /** Applies a change with the appointment row locked (two changes at once run one after the other), audited. */
-function changeAppointment(ctx: SubgraphContext, id: string, change: (tx: SubgraphContext, a: Appointment) => void | Promise<void>): Promise<Appointment> {
+function changeAppointment(
+  ctx: SubgraphContext,
+  id: string,
+  change: (tx: SubgraphContext, a: Appointment) => void | Promise<void>,
+): Promise<Appointment> {
   return lockedChange(ctx, Appointment, id, async (tx, appointment) => {
-    const before = { status: appointment.status, start_time: appointment.startTime.toISOString(), end_time: appointment.endTime.toISOString() };
+    const before = {
+      status: appointment.status,
+      start_time: appointment.startTime.toISOString(),
+      end_time: appointment.endTime.toISOString(),
+    };
     await change(tx, appointment);
     auditChange(tx, appointmentAudit('update', appointment, { before, status: appointment.status }));
   });
@@ -99,7 +113,10 @@ export class AppointmentService {
     }
     if (args.date) Object.assign(where, onLocalDate(args.date));
     const page = await paginate(ctx.em, Appointment, where, args, { startTime: 'asc', id: 'asc' });
-    auditRead(ctx, page.items.map((a) => appointmentAudit('list', a)));
+    auditRead(
+      ctx,
+      page.items.map((a) => appointmentAudit('list', a)),
+    );
     return page;
   }
 
@@ -122,7 +139,10 @@ export class AppointmentService {
     if (organizations) where.organizationId = { $in: organizations };
     if (args.resourceId) where.resource = args.resourceId;
     const appointments = await ctx.em.find(Appointment, where, { orderBy: { startTime: 'asc', id: 'asc' } });
-    auditRead(ctx, appointments.map((a) => appointmentAudit('list', a, { view: 'kanban' })));
+    auditRead(
+      ctx,
+      appointments.map((a) => appointmentAudit('list', a, { view: 'kanban' })),
+    );
     return {
       date: args.date,
       columns: APPOINTMENT_STATUSES.map((status) => {
@@ -158,7 +178,7 @@ export class AppointmentService {
       a.cancelledBy = viewer.userId;
       a.cancelledAt = now;
       a.statusChangedAt = now;
-      recordEvent(tx.em, 'org', TOPICS.appointmentCancelled, {
+      emitEvent(tx.em, 'org', APPOINTMENT_CANCELLED, {
         appointment_id: a.id,
         organization_id: a.organizationId,
         patient_id: a.patientId ?? null,
@@ -206,7 +226,7 @@ export class AppointmentService {
       a.startTime = input.startTime;
       a.endTime = input.endTime;
       a.rescheduledCount += 1;
-      recordEvent(em, 'org', TOPICS.appointmentRescheduled, {
+      emitEvent(em, 'org', APPOINTMENT_RESCHEDULED, {
         appointment_id: a.id,
         organization_id: a.organizationId,
         patient_id: a.patientId ?? null,
@@ -215,7 +235,14 @@ export class AppointmentService {
         start_time: a.startTime.toISOString(),
         end_time: a.endTime.toISOString(),
       });
-      auditChange(ctx, appointmentAudit('reschedule', a, { previous_start_time: previous.start.toISOString(), previous_end_time: previous.end.toISOString() }), em);
+      auditChange(
+        ctx,
+        appointmentAudit('reschedule', a, {
+          previous_start_time: previous.start.toISOString(),
+          previous_end_time: previous.end.toISOString(),
+        }),
+        em,
+      );
       return a;
     });
   }

@@ -2,8 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
-import { TOPICS } from '../../../shared/events';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { APPOINTMENT_BOOKED } from './appointment.events';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { Organization, OrganizationStatus } from '../organizations/organization.entity';
 import { Appointment, AppointmentStatus, RELEASED_STATUSES } from './appointment.entity';
@@ -19,7 +19,11 @@ import { SchedulableResource, Schedule } from './resource.entity';
 export const MAX_APPOINTMENT_HOURS = 8;
 
 /** Field rules of a requested time: in the future, end after start, at most MAX_APPOINTMENT_HOURS long. */
-export function checkTimes(start: Date, end: Date, fields: { start: string; end: string } = { start: 'startTime', end: 'endTime' }): Interval {
+export function checkTimes(
+  start: Date,
+  end: Date,
+  fields: { start: string; end: string } = { start: 'startTime', end: 'endTime' },
+): Interval {
   const snake = (f: string) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   if (Number.isNaN(start.getTime())) throw errors.invalidField(fields.start, 'must be an ISO 8601 timestamp');
   if (Number.isNaN(end.getTime())) throw errors.invalidField(fields.end, 'must be an ISO 8601 timestamp');
@@ -52,7 +56,10 @@ export async function checkBookable(em: EntityManager, resource: SchedulableReso
 export async function checkFree(em: EntityManager, resource: SchedulableResource, span: Interval, excludeId?: string): Promise<void> {
   const schedules = await em.find(Schedule, { resource });
   if (!withinWorkingHours(schedules, resource.timeZone, span)) {
-    throw errors.invalidField('startTime', "must fall within the resource's working hours: the whole appointment inside one schedule window, clear of its breaks");
+    throw errors.invalidField(
+      'startTime',
+      "must fall within the resource's working hours: the whole appointment inside one schedule window, clear of its breaks",
+    );
   }
   const clash = await em.count(Appointment, {
     resource,
@@ -111,7 +118,7 @@ export async function bookWithin(em: EntityManager, draft: BookingDraft): Promis
     statusChangedAt: clock.now(),
     bookedBy: draft.bookedBy ?? null,
   });
-  recordEvent(em, 'org', TOPICS.appointmentBooked, {
+  emitEvent(em, 'org', APPOINTMENT_BOOKED, {
     appointment_id: appointment.id,
     resource_id: resource.id,
     organization_id: appointment.organizationId,

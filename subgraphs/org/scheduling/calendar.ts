@@ -49,19 +49,25 @@ export const today = (now: Date, zone = 'UTC') => DateTime.fromJSDate(now, { zon
 /** The local date of an instant in a zone. */
 export const localDate = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISODate()!;
 
-/** The instants a local date spans in a zone: [its midnight, the next midnight). */
-export function dayBounds(date: string, zone: string): Interval {
-  const start = DateTime.fromISO(date, { zone }).startOf('day');
-  return { start: start.toMillis(), end: start.plus({ days: 1 }).toMillis() };
-}
-
 /** A local date as UTC midnight of the same calendar day (for calendar arithmetic only). */
 const calendarDay = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 const DAY_MS = 86_400_000;
 
 /**
- * The instant of a wall-clock time on a date in a zone, resolved as luxon does: a time skipped by a daylight saving
- * change moves forward by the change; a repeated time takes one of its two instants.
+ * The instants a local date spans in a zone: [its midnight, the next midnight), read as the schedules' wall-clock
+ * times are, so a day's windows start inside it. Where a change skips midnight the day starts when the clock
+ * jumps; where it repeats midnight, at one of the two.
+ */
+export function dayBounds(date: string, zone: string): Interval {
+  const z = IANAZone.create(zone);
+  const day = calendarDay(date);
+  return { start: wallClock(z, day, '00:00'), end: wallClock(z, day + DAY_MS, '00:00') };
+}
+
+/**
+ * The instant of a wall-clock time on a date in a zone: a time skipped by a daylight saving change moves forward
+ * by the change (as luxon does); a repeated time takes one of its two instants, always the same one (luxon's
+ * choice depends on today's date).
  */
 function wallClock(zone: IANAZone, day: number, hhmm: string): number {
   const local = day + minutesOf(hhmm) * 60_000;
@@ -152,13 +158,7 @@ export function slotsOf(window: WorkingWindow): Interval[] {
  * The slots of a resource on one of its local dates that have not begun yet, each marked available unless an
  * appointment holding its time overlaps it.
  */
-export function daySlots(
-  schedules: ScheduleLike[],
-  resourceZone: string,
-  date: string,
-  taken: Interval[],
-  nowMs: number,
-): Slot[] {
+export function daySlots(schedules: ScheduleLike[], resourceZone: string, date: string, taken: Interval[], nowMs: number): Slot[] {
   const day = dayBounds(date, resourceZone);
   const slots = workingSchedules(schedules)
     .flatMap((s) => windowsIn(s, day, resourceZone))
@@ -204,7 +204,7 @@ export function schedulesCollide(a: ScheduleLike, b: ScheduleLike, resourceZone:
   const wa = windowsIn(a, range, resourceZone);
   const wb = windowsIn(b, range, resourceZone);
   // Both lists are in time order: walk them together.
-  for (let i = 0, j = 0; i < wa.length && j < wb.length; ) {
+  for (let i = 0, j = 0; i < wa.length && j < wb.length;) {
     if (overlaps(wa[i], wb[j])) return true;
     if (wa[i].end <= wb[j].end) i++;
     else j++;

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
+import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { AvailabilityService } from './availability.service';
 import { SchedulableResource, Schedule } from './resource.entity';
@@ -24,6 +25,7 @@ export class ResourceResolver {
   private readonly service = new ResourceService();
   private readonly availability = new AvailabilityService();
 
+  @Public()
   @Query(() => SchedulableResourcePage, {
     description: 'Schedulable resources: active ones of active organizations for anyone, all of their own to members',
   })
@@ -31,6 +33,7 @@ export class ResourceResolver {
     return this.service.list(ctx, args);
   }
 
+  @Public()
   @Query(() => SchedulableResource)
   resource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
@@ -51,11 +54,13 @@ export class ResourceResolver {
     return this.service.delete(ctx, id);
   }
 
+  @Public()
   @Query(() => ResourceAvailability, { description: "A resource's slots on a date of its time zone (public)" })
   resourceAvailability(@Args() args: AvailabilityArgs, @Ctx() ctx: SubgraphContext) {
     return this.availability.forResource(ctx, args);
   }
 
+  @Public()
   @Query(() => DoctorAvailability, { description: "An approved doctor's free slots per day (public)" })
   doctorAvailability(@Args() args: DoctorAvailabilityArgs, @Ctx() ctx: SubgraphContext) {
     return this.availability.forDoctor(ctx, args);
@@ -67,11 +72,13 @@ export class ScheduleResolver {
   private readonly service = new ScheduleService();
   private readonly resources = new ResourceService();
 
+  @Public()
   @Query(() => SchedulePage, { description: "A resource's schedules" })
   resourceSchedules(@Arg('resourceId', () => ID) resourceId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listForResource(ctx, resourceId, args);
   }
 
+  @Public()
   @Query(() => Schedule)
   schedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);

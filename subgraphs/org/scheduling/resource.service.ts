@@ -23,7 +23,8 @@ export class ResourceService {
     const organizationId = input.organizationId ?? this.onlyOrganization(ctx);
     requireOrgPermission(ctx.viewer, organizationId, 'scheduling:write');
     if (!(await ctx.em.count(Organization, { id: organizationId }))) throw errors.notFound('Organization');
-    const doctorId = input.type === ResourceType.doctor ? (input.doctorId ?? (await this.ownLinkedProfile(ctx, organizationId))) : input.doctorId;
+    const doctorId =
+      input.type === ResourceType.doctor ? (input.doctorId ?? (await this.ownLinkedProfile(ctx, organizationId))) : input.doctorId;
     await this.checkKind(ctx, organizationId, input.type, doctorId ?? null, input.roomId ?? null);
     const resource = ctx.em.create(SchedulableResource, {
       organizationId,
@@ -105,7 +106,8 @@ export class ResourceService {
   /** The one organization where the caller may schedule, for a create that names none. */
   private onlyOrganization(ctx: SubgraphContext): string {
     const orgs = organizationsWith(requireViewer(ctx.viewer), 'scheduling:write');
-    if (orgs?.length !== 1) throw errors.invalidField('organizationId', 'is required (the caller schedules for more or fewer than one organization)');
+    if (orgs?.length !== 1)
+      throw errors.invalidField('organizationId', 'is required (the caller schedules for more or fewer than one organization)');
     return orgs[0];
   }
 

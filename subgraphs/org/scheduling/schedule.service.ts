@@ -110,7 +110,11 @@ export class ScheduleService {
 
   /** Schedules of one resource are changed one at a time, so two overlapping ones cannot both get in. */
   private async locked(em: SubgraphContext['em'], resourceId: string): Promise<SchedulableResource> {
-    const resource = await em.findOne(SchedulableResource, { id: resourceId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const resource = await em.findOne(
+      SchedulableResource,
+      { id: resourceId, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     if (!resource) throw errors.notFound('Resource');
     return resource;
   }

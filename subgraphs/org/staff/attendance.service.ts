@@ -38,7 +38,11 @@ export class AttendanceService {
     if (input.organizationId) where.organizationId = memberOrganization(viewer, input.organizationId);
     return ctx.em.transactional(async (em) => {
       // Locked: of two clock-outs at once, the second finds nothing open.
-      const open = await em.find(AttendanceEntry, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { clockInAt: 'asc' } });
+      const open = await em.find(AttendanceEntry, where, {
+        lockMode: LockMode.PESSIMISTIC_WRITE,
+        refresh: true,
+        orderBy: { clockInAt: 'asc' },
+      });
       if (!open.length) throw errors.conflict(`You are not clocked in${input.organizationId ? ' at this organization' : ''}`);
       if (open.length > 1) throw errors.invalidField('organizationId', 'is required: you are clocked in at several organizations');
       const entry = open[0];
@@ -79,7 +83,14 @@ export class AttendanceService {
     const totals = new Map<string, AttendanceTotal & { ms: number }>();
     for (const e of entries) {
       const key = `${e.organizationId}:${e.userId}`;
-      const t = totals.get(key) ?? { organizationId: e.organizationId, userId: e.userId, minutes: 0, entryCount: 0, clockedIn: false, ms: 0 };
+      const t = totals.get(key) ?? {
+        organizationId: e.organizationId,
+        userId: e.userId,
+        minutes: 0,
+        entryCount: 0,
+        clockedIn: false,
+        ms: 0,
+      };
       const from = Math.max(e.clockInAt.getTime(), dayStart);
       const to = Math.min(e.clockOutAt?.getTime() ?? now.getTime(), dayEnd);
       t.ms += Math.max(0, to - from);

@@ -2,9 +2,9 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
 import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
-import { TOPICS, type LeaveApprovedPayload } from '../../../shared/events';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { LEAVE_APPROVED, type LeaveApprovedPayload } from './leave.events';
 import { can, requireOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { lockOrganization } from '../organizations/member.service';
@@ -66,7 +66,11 @@ export class LeaveService {
   }
 
   /** Approvers see every request of the organization; other members their own. */
-  async listForOrganization(ctx: SubgraphContext, organizationId: string, args: OrganizationLeaveListArgs): Promise<PageResult<LeaveRequest>> {
+  async listForOrganization(
+    ctx: SubgraphContext,
+    organizationId: string,
+    args: OrganizationLeaveListArgs,
+  ): Promise<PageResult<LeaveRequest>> {
     const viewer = requireUser(ctx.viewer);
     if (!isUuid(organizationId)) throw errors.notFound('Organization');
     requireOrgPermission(viewer, organizationId, 'organizations:read');
@@ -101,7 +105,7 @@ export class LeaveService {
         end_date: leave.endDate,
         type: leave.type,
       };
-      recordEvent(em, 'org', TOPICS.leaveApproved, payload);
+      emitEvent(em, 'org', LEAVE_APPROVED, payload);
     });
   }
 

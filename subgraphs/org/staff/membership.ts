@@ -29,6 +29,11 @@ export function memberOrganization(viewer: Viewer, organizationId: string | null
 export async function endMembershipWork(em: EntityManager, organizationId: string, userId: string): Promise<void> {
   const now = clock.now();
   const cancel = LEAVE_REQUEST.transitions.cancel;
-  await em.nativeUpdate(LeaveRequest, { organizationId, userId, status: { $in: [...cancel.from] } }, { status: cancel.to, cancelledAt: now });
-  for (const entry of await em.find(AttendanceEntry, { organizationId, userId, clockOutAt: null })) clockOutEntry(entry, now, 'Membership ended');
+  await em.nativeUpdate(
+    LeaveRequest,
+    { organizationId, userId, status: { $in: [...cancel.from] } },
+    { status: cancel.to, cancelledAt: now },
+  );
+  for (const entry of await em.find(AttendanceEntry, { organizationId, userId, clockOutAt: null }))
+    clockOutEntry(entry, now, 'Membership ended');
 }

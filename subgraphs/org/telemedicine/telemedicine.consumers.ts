@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { videoProvider } from '../../../shared/adapters/video';
 import { webhookTopic, type ConsumerDefinition } from '../../../shared/events';
 import { logger } from '../../../shared/logger';
-import { timeOf, webhookBody } from '../inbound/webhook-body';
+import { timeOf, webhookBody } from '../../../shared/webhook-body';
 import { Appointment } from '../scheduling/appointment.entity';
 import { User } from '../users/user.entity';
 import { participantRole } from './telemedicine.service';
@@ -27,6 +27,7 @@ function trackKind(track: Record<string, any> | undefined): string | null {
  */
 export const videoWebhooks: ConsumerDefinition = {
   name: 'video-webhooks',
+  description: 'keeps video sessions and their participants as the video provider reports them',
   topics: [webhookTopic('video')],
   async handle(event, { em }) {
     const { body } = webhookBody(event);

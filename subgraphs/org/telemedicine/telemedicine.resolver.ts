@@ -11,7 +11,7 @@ export class TelemedicineResolver {
   private readonly service = new TelemedicineService();
 
   @Mutation(() => VideoSession, {
-    description: "Start (or return the open) video session of an appointment; its doctor or patient gets a join token in `join`",
+    description: 'Start (or return the open) video session of an appointment; its doctor or patient gets a join token in `join`',
   })
   initiateTelemedicine(@Arg('appointmentId', () => ID) appointmentId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.initiate(ctx, appointmentId);
@@ -35,7 +35,7 @@ export class TelemedicineResolver {
     return this.service.status(ctx, appointmentId, sessionId);
   }
 
-  @Mutation(() => VideoSession, { description: "End the session and close its room (the doctor or scheduling staff)" })
+  @Mutation(() => VideoSession, { description: 'End the session and close its room (the doctor or scheduling staff)' })
   endTelemedicine(
     @Arg('appointmentId', () => ID) appointmentId: string,
     @Arg('sessionId', () => ID) sessionId: string,

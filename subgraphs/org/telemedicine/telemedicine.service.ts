@@ -48,7 +48,8 @@ export class TelemedicineService {
     const viewer = requireUser(ctx.viewer);
     const appointment = await readableAppointment(ctx, appointmentId);
     const role = participantRole(appointment, viewer);
-    if (!role && !isStaff(viewer, appointment)) throw errors.forbidden("Only the appointment's doctor, its patient or scheduling staff may start its video session");
+    if (!role && !isStaff(viewer, appointment))
+      throw errors.forbidden("Only the appointment's doctor, its patient or scheduling staff may start its video session");
     if (!VISIT_STATES.includes(appointment.status)) {
       throw errors.conflict(`Cannot start a video session for an appointment that is ${appointment.status.replace(/_/g, ' ')}`);
     }
@@ -110,7 +111,12 @@ export class TelemedicineService {
     return ended;
   }
 
-  async participants(ctx: SubgraphContext, appointmentId: string, sessionId: string, args: PageArgs): Promise<PageResult<VideoParticipant>> {
+  async participants(
+    ctx: SubgraphContext,
+    appointmentId: string,
+    sessionId: string,
+    args: PageArgs,
+  ): Promise<PageResult<VideoParticipant>> {
     const { session } = await this.load(ctx, appointmentId, sessionId);
     return paginate(ctx.em, VideoParticipant, { session }, args, { createdAt: 'asc', id: 'asc' });
   }

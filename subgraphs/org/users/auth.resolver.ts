@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ActionResult } from '../../../shared/model';
+import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import {
   AuthPayload,
@@ -28,16 +29,19 @@ export class AuthResolver {
   private readonly email = new EmailService();
   private readonly mfa = new MfaService();
 
+  @Public()
   @Mutation(() => AuthPayload, { description: 'Create an account and sign in; a verification email is sent' })
   register(@Arg('input') input: RegisterInput, @Ctx() ctx: SubgraphContext) {
     return this.service.register(ctx, input);
   }
 
+  @Public()
   @Mutation(() => AuthPayload, { description: 'Sign in with email and password (MFA accounts get a challenge)' })
   login(@Arg('input') input: LoginInput, @Ctx() ctx: SubgraphContext) {
     return this.service.login(ctx, input);
   }
 
+  @Public()
   @Mutation(() => AuthPayload, { description: 'New tokens for a refresh token; the old refresh token stops working' })
   refreshSession(@Args() args: RefreshArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.refresh(ctx, args.refreshToken);
@@ -48,31 +52,37 @@ export class AuthResolver {
     return this.service.logout(ctx);
   }
 
+  @Public()
   @Query(() => User, { description: 'The signed-in user' })
   me(@Ctx() ctx: SubgraphContext) {
     return this.service.me(ctx);
   }
 
+  @Public()
   @Mutation(() => ActionResult, { description: 'Confirm an email address with the token from the mail' })
   verifyEmail(@Args() args: TokenArgs, @Ctx() ctx: SubgraphContext) {
     return this.email.verifyEmail(ctx, args.token);
   }
 
+  @Public()
   @Mutation(() => ActionResult, { description: 'Mail a password reset link; answers the same for unknown emails' })
   requestPasswordReset(@Args() args: EmailArgs, @Ctx() ctx: SubgraphContext) {
     return this.email.forgotPassword(ctx, args.email);
   }
 
+  @Public()
   @Mutation(() => ActionResult, { description: 'Set a new password with a reset token; ends every session' })
   resetPassword(@Args() args: ResetPasswordArgs, @Ctx() ctx: SubgraphContext) {
     return this.email.resetPassword(ctx, args.token, args.password);
   }
 
+  @Public()
   @Mutation(() => AuthPayload, { description: 'Sign in with an OpenID Connect ID token from a configured provider' })
   socialLogin(@Arg('input') input: SocialLoginInput, @Ctx() ctx: SubgraphContext) {
     return this.service.socialLogin(ctx, input);
   }
 
+  @Public()
   @Query(() => ReferralInfo, { description: 'Whether a referral code is valid, and whose it is (name only)' })
   referral(@Args() args: ReferralArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.referral(ctx, args.code);
@@ -88,6 +98,7 @@ export class AuthResolver {
     return this.mfa.verify(ctx, args.code);
   }
 
+  @Public()
   @Mutation(() => AuthPayload, { description: 'Complete an MFA sign-in with a TOTP or recovery code' })
   async completeMfaChallenge(@Args() args: ChallengeArgs, @Ctx() ctx: SubgraphContext) {
     const user = await this.mfa.completeChallenge(ctx, args.challengeToken, args.code);

@@ -5,7 +5,8 @@ import { config } from '../../../shared/config';
 import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { done, type ActionResult } from '../../../shared/model';
-import { recordEvent } from '../../../shared/outbox';
+import { emitEvent } from '../../../shared/outbox';
+import { USER_CREATED } from './user.events';
 import { requireUser } from '../../../shared/permissions';
 import { consume } from '../../../shared/rate-limit';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -38,7 +39,7 @@ async function limitAttempts(ctx: SubgraphContext, action: string, ...subjects: 
 
 /** A new account: the bus event other modules consume (SPEC: svc.auth.user_created) and the audit entry. */
 function recordUserCreated(ctx: SubgraphContext, user: User, method: string): void {
-  recordEvent(ctx.em, 'org', 'svc.auth.user_created', {
+  emitEvent(ctx.em, 'org', USER_CREATED, {
     user_id: user.id,
     email: user.email,
     first_name: user.firstName,
@@ -85,7 +86,12 @@ export class AuthService {
     // Always verify (a dummy hash for unknown emails) so timing does not tell which emails have accounts.
     const ok = await verifyPassword(user?.passwordHash, input.password);
     if (!user || !ok) {
-      await recordSecurityFailure(ctx, { type: 'login_failed', userId: user?.id ?? null, actorId: null, details: { email, reason: 'bad_credentials' } });
+      await recordSecurityFailure(ctx, {
+        type: 'login_failed',
+        userId: user?.id ?? null,
+        actorId: null,
+        details: { email, reason: 'bad_credentials' },
+      });
       throw errors.unauthorized('Invalid email or password');
     }
     return this.signIn(ctx, user, 'password');
@@ -120,7 +126,12 @@ export class AuthService {
       if (session && !session.revokedAt && session.refreshTokenId !== claims.jti) {
         // A rotated token came back: it was copied. End the whole session so neither copy works.
         await revokeSessions(ctx.em, { userId: claims.sub, id: session.id });
-        await recordSecurityFailure(ctx, { type: 'refresh_token_reused', userId: claims.sub, actorId: null, details: { session_id: session.id } });
+        await recordSecurityFailure(ctx, {
+          type: 'refresh_token_reused',
+          userId: claims.sub,
+          actorId: null,
+          details: { session_id: session.id },
+        });
         throw errors.unauthorized('This refresh token was already used; the session has been ended');
       }
       throw errors.unauthorized('Session has ended; sign in again');

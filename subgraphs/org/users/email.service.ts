@@ -27,7 +27,10 @@ export class EmailService {
   async sendVerification(ctx: SubgraphContext, user: User, token: string): Promise<void> {
     const link = new URL('/verify-email', config().PUBLIC_URL);
     link.searchParams.set('token', token);
-    await this.send(ctx, user.email, 'verify_email', 'Confirm your email address', `Confirm your email address: ${link}`, { token, link: link.toString() });
+    await this.send(ctx, user.email, 'verify_email', 'Confirm your email address', `Confirm your email address: ${link}`, {
+      token,
+      link: link.toString(),
+    });
   }
 
   async verifyEmail(ctx: SubgraphContext, token: string): Promise<ActionResult> {
@@ -49,10 +52,17 @@ export class EmailService {
       await ctx.em.flush();
       const link = new URL('/reset-password', config().PUBLIC_URL);
       link.searchParams.set('token', token);
-      await this.send(ctx, user.email, 'reset_password', 'Reset your password', `Reset your password: ${link}\nThe link works once, for one hour.`, {
-        token,
-        link: link.toString(),
-      });
+      await this.send(
+        ctx,
+        user.email,
+        'reset_password',
+        'Reset your password',
+        `Reset your password: ${link}\nThe link works once, for one hour.`,
+        {
+          token,
+          link: link.toString(),
+        },
+      );
     }
     return done(RESET_ANSWER);
   }
@@ -98,7 +108,14 @@ export class EmailService {
   }
 
   /** Sends after the change committed. */
-  private send(ctx: SubgraphContext, to: string, template: string, subject: string, text: string, data: Record<string, string>): Promise<void> {
+  private send(
+    ctx: SubgraphContext,
+    to: string,
+    template: string,
+    subject: string,
+    text: string,
+    data: Record<string, string>,
+  ): Promise<void> {
     return sendMail(ctx.em, { to, subject, text, template, data });
   }
 }

@@ -49,14 +49,14 @@ const apiKeyKey = (hash: string) => redisKey('apikey', hash);
 export async function loadCachedUser(em: EntityManager, userId: string): Promise<CachedUser | null> {
   const user = await em.findOne(User, { id: userId });
   if (!user) return null;
-  const memberships = await em.find(OrganizationMember, { user: userId }, { fields: ['role', 'organization'] });
+  const memberships = await em.find(OrganizationMember, { user: userId }, { fields: ['role', 'roles', 'organization'] });
   return {
     userId: user.id,
     email: user.email,
     roles: user.roles,
     registrationRole: user.registrationRole,
     status: user.status,
-    memberships: memberships.map((m) => ({ organizationId: m.organization.id, role: m.role })),
+    memberships: memberships.map((m) => ({ organizationId: m.organization.id, role: m.role, roles: m.roles.length ? m.roles : [m.role] })),
   };
 }
 

@@ -1,0 +1,57 @@
+import { defineRoutes } from '../route';
+
+export default defineRoutes('Public health', [
+  {
+    method: 'GET',
+    path: '/api/public-health/dashboard',
+    operation: 'PublicHealthDashboard',
+    summary: 'Notifiable cases by disease, week, organization and classification (`from`, `to`, `disease_code`, `organization_id`)',
+    access: 'admin',
+  },
+  {
+    method: 'POST',
+    path: '/api/public-health/cases',
+    operation: 'ReportNotifiableCase',
+    summary:
+      'Report a notifiable case (`patient_id`, `icd10_code`, `onset_date`, `classification`, `outcome`, `notes`); ' +
+      'a repeat report of the same patient and disease within the incubation window is linked, not counted again',
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/api/public-health/cases',
+    operation: 'NotifiableCases',
+    summary:
+      'List the notifiable case reports I may read (`patient_id`, `organization_id`, `disease_code`, `classification`, `from`, `to`)',
+  },
+  { method: 'GET', path: '/api/public-health/cases/:id', operation: 'NotifiableCase', summary: 'Get a notifiable case report' },
+  {
+    method: 'GET',
+    path: '/api/public-health/diseases',
+    operation: 'NotifiableDiseases',
+    summary: 'List the notifiable diseases with their ICD-10 codes, incubation periods and whether they are reported immediately',
+  },
+  {
+    method: 'GET',
+    path: '/api/public-health/reportsys-export',
+    operation: 'ReportsysExport',
+    summary:
+      'Case counts of a `period` (DHIS2 syntax: 2026W47, 202611) as DHIS2 dataValueSets, one per org unit (`organization_id` for one)',
+    access: 'admin',
+  },
+  {
+    method: 'POST',
+    path: '/api/public-health/reportsys-export',
+    operation: 'ReportsysExport',
+    summary: 'The same export, with `period` and `organization_id` in the body',
+    access: 'admin',
+  },
+  {
+    method: 'POST',
+    path: '/api/public-health/reportsys-push',
+    operation: 'PushReportsys',
+    summary:
+      'Post the case counts of a `period` to the aggregate reporting system and keep its import summaries; the same period again updates',
+    access: 'admin',
+  },
+]);

@@ -1,0 +1,15 @@
+import { defineModule } from '../../../shared/module';
+import { AiDevice, AiModel } from './ai.entity';
+import { AiDeviceResolver, AiModelResolver, AiResolver } from './ai.resolver';
+import { seedBuiltinModels } from './builtin-models';
+
+export default defineModule({
+  name: 'ai',
+  description:
+    'AI services (differential diagnosis, lab interpretation, risk scores, cancer detection, general inference) from a model registry: built-in models offline, external ones over KServe v2 or an OpenAI-compatible API; edge devices and their heartbeats',
+  entities: [AiModel, AiDevice],
+  resolvers: [AiResolver, AiModelResolver, AiDeviceResolver],
+  async onStart({ orm }) {
+    await seedBuiltinModels(orm.em.fork());
+  },
+});

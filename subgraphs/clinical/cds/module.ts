@@ -1,0 +1,56 @@
+import { defineModule } from '../../../shared/module';
+import { AdverseEvent, CdsAlert, DrugInteractionRule, EarlyWarningScore } from './cds.entity';
+import { ADVERSE_EVENT_REPORTED, CRITICAL_CARD, CRITICAL_SCORE } from './cds.events';
+import {
+  AdverseEventResolver,
+  CdsHooksResolver,
+  DrugInteractionResolver,
+  EarlyWarningResolver,
+  PanicValueResolver,
+  PatientRiskResolver,
+} from './cds.resolver';
+import { seedShippedRules } from './medication-context';
+
+export default defineModule({
+  name: 'cds',
+  description:
+    'Decision support: drug interaction and drug allergy checks against shipped, sourced knowledge, NEWS2, panic values, adverse drug reactions, patient risk, CDS Hooks services',
+  entities: [DrugInteractionRule, EarlyWarningScore, AdverseEvent, CdsAlert],
+  resolvers: [
+    DrugInteractionResolver,
+    EarlyWarningResolver,
+    PanicValueResolver,
+    AdverseEventResolver,
+    PatientRiskResolver,
+    CdsHooksResolver,
+  ],
+  topics: [CRITICAL_CARD, CRITICAL_SCORE, ADVERSE_EVENT_REPORTED],
+  patientData: [
+    {
+      section: 'early_warning_scores',
+      entity: EarlyWarningScore,
+      timeline: {
+        kind: 'early_warning_score',
+        at: 'observedAt',
+        title: (r) => `NEWS2 ${r.total} (${String(r.risk).replace('_', '-')} risk)`,
+      },
+    },
+    {
+      section: 'adverse_events',
+      entity: AdverseEvent,
+      timeline: {
+        kind: 'adverse_event',
+        at: 'createdAt',
+        title: (r) => `Adverse reaction to ${r.suspectedDrug}: ${r.reaction}${r.serious ? ' (serious)' : ''}`,
+      },
+    },
+    {
+      section: 'cds_alerts',
+      entity: CdsAlert,
+      timeline: { kind: 'cds_alert', at: 'createdAt', title: (r) => `Decision support alert: ${r.summary}` },
+    },
+  ],
+  async onStart({ orm }) {
+    await seedShippedRules(orm.em.fork());
+  },
+});

@@ -1,0 +1,28 @@
+import { defineModule } from '../../../shared/module';
+import { ClinicalNote, ClinicalNoteVersion, NoteStatus } from './clinical-note.entity';
+import { NOTE_SIGNED } from './clinical-note.events';
+import { ClinicalNoteResolver, DictationResolver, DictationSegmentResolver } from './clinical-note.resolver';
+import { DictationSegment, DictationSession } from './dictation.entity';
+
+export default defineModule({
+  name: 'clinical-notes',
+  description: 'Clinical notes (SOAP or free text) with versions, signing that freezes them and addenda; dictation merged into notes',
+  entities: [ClinicalNote, ClinicalNoteVersion, DictationSession, DictationSegment],
+  resolvers: [ClinicalNoteResolver, DictationResolver, DictationSegmentResolver],
+  topics: [NOTE_SIGNED],
+  patientData: [
+    {
+      section: 'clinical_notes',
+      entity: ClinicalNote,
+      timeline: {
+        kind: 'clinical_note',
+        at: 'signedAt',
+        where: { status: NoteStatus.signed },
+        title: (r) => (r.addendumToId ? 'Addendum signed' : `Clinical note signed${r.title ? `: ${r.title}` : ''}`),
+      },
+    },
+    { section: 'clinical_note_versions', entity: ClinicalNoteVersion },
+    { section: 'dictations', entity: DictationSession },
+    { section: 'dictation_segments', entity: DictationSegment },
+  ],
+});

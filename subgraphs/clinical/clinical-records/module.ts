@@ -1,0 +1,25 @@
+import { defineModule } from '../../../shared/module';
+import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
+import { CLINICAL_RECORD_UPDATED } from './clinical-record.events';
+import { ClinicalRecordResolver, PatientClinicalRecordsResolver } from './clinical-record.resolver';
+
+export default defineModule({
+  name: 'clinical-records',
+  description: 'Clinical records (encounters) with a version on every change, soft delete and an audit trail',
+  entities: [ClinicalRecord, ClinicalRecordVersion],
+  resolvers: [ClinicalRecordResolver, PatientClinicalRecordsResolver],
+  topics: [CLINICAL_RECORD_UPDATED],
+  patientData: [
+    {
+      section: 'clinical_records',
+      entity: ClinicalRecord,
+      timeline: {
+        kind: 'clinical_record',
+        at: 'createdAt',
+        where: { deletedAt: null },
+        title: (r) => `Clinical record (${r.encounterType})`,
+      },
+    },
+    { section: 'clinical_record_versions', entity: ClinicalRecordVersion },
+  ],
+});

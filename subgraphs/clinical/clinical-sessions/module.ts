@@ -1,0 +1,41 @@
+import { defineModule } from '../../../shared/module';
+import { ActionItem, ActionItemStatus } from './action-item.entity';
+import { AppointmentRef } from './appointment-ref';
+import { Extraction } from './extraction.entity';
+import { Recording } from './recording.entity';
+import { EXTRACTION_COMMITTED, TRANSCRIPT_COMPLETED, TRANSCRIPTION_REQUESTED } from './sessions.events';
+import { ActionItemResolver, ExtractionResolver, RecordingResolver, TranscriptResolver } from './sessions.resolver';
+import { Transcript } from './transcript.entity';
+import { transcriptionJobs } from './transcription.consumers';
+
+export default defineModule({
+  name: 'clinical-sessions',
+  description:
+    'Recorded clinical sessions (audio streamed to object storage), transcription through a speech-to-text provider on the bus, ' +
+    'structured extraction committed to the chart, and action items',
+  entities: [Recording, Transcript, Extraction, ActionItem],
+  resolvers: [RecordingResolver, TranscriptResolver, ExtractionResolver, ActionItemResolver],
+  orphanedTypes: [AppointmentRef],
+  topics: [TRANSCRIPTION_REQUESTED, TRANSCRIPT_COMPLETED, EXTRACTION_COMMITTED],
+  consumers: [transcriptionJobs],
+  patientData: [
+    {
+      section: 'session_recordings',
+      entity: Recording,
+      timeline: { kind: 'session_recording', at: 'createdAt', title: (r) => `Session recorded${r.title ? `: ${r.title}` : ''}` },
+    },
+    // Their commit is on the journey already, as the journey events it writes.
+    { section: 'session_transcripts', entity: Transcript },
+    { section: 'session_extractions', entity: Extraction },
+    {
+      section: 'session_action_items',
+      entity: ActionItem,
+      timeline: {
+        kind: 'action_item',
+        at: 'createdAt',
+        where: { status: { $ne: ActionItemStatus.cancelled } },
+        title: (r) => `Action item: ${r.title}`,
+      },
+    },
+  ],
+});

@@ -1,0 +1,27 @@
+import { defineModule } from '../../../shared/module';
+import { DoseState, Immunization, ImmunizationAdverseEvent } from './immunization.entity';
+import { ImmunizationResolver, PatientImmunizationsResolver } from './immunization.resolver';
+
+export default defineModule({
+  name: 'immunizations',
+  description: 'Immunization schedules from the WHO infant schedule, administered doses, missed doses, adverse events (AEFI)',
+  entities: [Immunization, ImmunizationAdverseEvent],
+  resolvers: [ImmunizationResolver, PatientImmunizationsResolver],
+  patientData: [
+    {
+      section: 'immunizations',
+      entity: Immunization,
+      timeline: {
+        kind: 'immunization',
+        at: 'administeredOn',
+        where: { state: DoseState.administered },
+        title: (r) => `Immunization: ${r.vaccine} dose ${r.doseNumber}`,
+      },
+    },
+    {
+      section: 'immunization_adverse_events',
+      entity: ImmunizationAdverseEvent,
+      timeline: { kind: 'immunization_adverse_event', at: 'onsetDate', title: (r) => `Adverse event after ${r.vaccine} (${r.severity})` },
+    },
+  ],
+});

@@ -1,0 +1,16 @@
+import { AuditEvent } from '../../../shared/audit/audit-event.entity';
+import { defineModule } from '../../../shared/module';
+import { Patient } from './patient.entity';
+import { PATIENT_CREATED, PATIENT_UPDATED } from './patient.events';
+import { PatientResolver } from './patient.resolver';
+
+export default defineModule({
+  name: 'patients',
+  description: 'Patient profiles, organization-scoped registration with medical record numbers, MRN search',
+  entities: [Patient],
+  resolvers: [PatientResolver],
+  references: { Patient: PatientResolver.resolveReference },
+  topics: [PATIENT_CREATED, PATIENT_UPDATED],
+  // Who read or changed the patient's data: part of what the patient is entitled to see.
+  patientData: [{ section: 'access_log', entity: AuditEvent }],
+});

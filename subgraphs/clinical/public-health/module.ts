@@ -1,0 +1,45 @@
+import { defineModule } from '../../../shared/module';
+import { NotifiableCase } from './case.entity';
+import { CASE_REPORTED, IMMEDIATE_NOTIFICATION } from './case.events';
+import {
+  DashboardCellResolver,
+  NotifiableCaseResolver,
+  OrganizationCountResolver,
+  PublicHealthResolver,
+  ReportsysSkippedResolver,
+  ReportsysSubmissionResolver,
+} from './case.resolver';
+import { diseaseByCode } from './diseases';
+import { ReportsysSubmission } from './reportsys.entity';
+import { checkReportsysMapping } from './reportsys.mapping';
+
+export default defineModule({
+  name: 'public-health',
+  description:
+    'Notifiable case reports (WHO IHR Annex 2 and IDSR diseases, repeat reports linked), the public health dashboard, and aggregate reports to DHIS2 (dataValueSets, import summaries kept)',
+  entities: [NotifiableCase, ReportsysSubmission],
+  resolvers: [
+    NotifiableCaseResolver,
+    PublicHealthResolver,
+    OrganizationCountResolver,
+    DashboardCellResolver,
+    ReportsysSkippedResolver,
+    ReportsysSubmissionResolver,
+  ],
+  topics: [CASE_REPORTED, IMMEDIATE_NOTIFICATION],
+  patientData: [
+    {
+      section: 'notifiable_cases',
+      entity: NotifiableCase,
+      timeline: {
+        kind: 'notifiable_case',
+        at: 'onsetDate',
+        title: (r) =>
+          `Notifiable case: ${diseaseByCode(String(r.diseaseCode))?.name ?? r.diseaseCode} (${r.icd10Code}), ${r.classification}`,
+      },
+    },
+  ],
+  async onStart() {
+    checkReportsysMapping();
+  },
+});

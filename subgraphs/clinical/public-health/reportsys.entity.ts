@@ -1,0 +1,115 @@
+import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { BaseRecord } from '../../../shared/model';
+
+export enum ReportsysKind {
+  cases = 'cases',
+  surveillance = 'surveillance',
+}
+registerEnumType(ReportsysKind, {
+  name: 'ReportsysKind',
+  description: 'What an aggregate report carries: notifiable case counts, or syndromic surveillance counts',
+});
+
+export enum ReportsysImportStatus {
+  success = 'success',
+  warning = 'warning',
+  error = 'error',
+}
+registerEnumType(ReportsysImportStatus, {
+  name: 'ReportsysImportStatus',
+  description: "The aggregate reporting system's verdict on an import (DHIS2 ImportSummary status, lower case)",
+});
+
+/** One value the aggregate reporting system refused, as its import summary names it. */
+@ObjectType('ReportsysConflict', { description: 'A value the aggregate reporting system refused' })
+export class ReportsysConflict {
+  @Field({ description: 'What was refused: a data element, org unit, period or category option combo id' })
+  object!: string;
+
+  @Field({ description: "Why, in the system's words" })
+  value!: string;
+
+  @Field(() => String, { nullable: true, description: "The system's error code (DHIS2: E7610 and the like)" })
+  errorCode?: string | null;
+}
+
+/**
+ * The latest push of one dataValueSet (one kind, data set, period and org unit) to the aggregate reporting system,
+ * with the import summary it answered. Pushing the same period again updates this row (and, in the reporting
+ * system, the same data values): never a second one.
+ */
+@ObjectType('ReportsysSubmission', { description: 'The latest push of one dataValueSet and the import summary it got' })
+@Entity({ tableName: 'reportsys_submissions' })
+@Unique({ properties: ['kind', 'dataSet', 'period', 'orgUnit'] })
+@Index({ properties: ['period'] })
+export class ReportsysSubmission extends BaseRecord {
+  @Field(() => ReportsysKind, { description: 'Case counts or surveillance counts' })
+  @Enum({ items: () => ReportsysKind })
+  kind!: ReportsysKind;
+
+  @Field({ description: 'The data set id in the reporting system' })
+  @Property({ type: 'text' })
+  dataSet!: string;
+
+  @Field({ description: 'The period in DHIS2 syntax (2026W47, 202611)' })
+  @Property({ type: 'text' })
+  period!: string;
+
+  @Field({ description: 'The org unit id in the reporting system' })
+  @Property({ type: 'text' })
+  orgUnit!: string;
+
+  @Field(() => ID, { description: 'The organization the org unit stands for' })
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Field({ description: 'The adapter that sent it: sandbox or dhis2' })
+  @Property({ type: 'text' })
+  provider!: string;
+
+  @Field(() => GraphQLJSONObject, { description: 'The dataValueSet last sent, exactly as posted to /api/dataValueSets' })
+  @Property({ type: 'jsonb' })
+  dataValueSet!: Record<string, unknown>;
+
+  @Field(() => ReportsysImportStatus, { description: 'The import summary status' })
+  @Enum({ items: () => ReportsysImportStatus })
+  status!: ReportsysImportStatus;
+
+  @Field(() => Int, { description: 'Values created by the last push' })
+  @Property({ type: 'integer' })
+  imported!: number;
+
+  @Field(() => Int, { description: 'Values that existed and were updated by the last push' })
+  @Property({ type: 'integer' })
+  updated!: number;
+
+  @Field(() => Int, { description: 'Values refused by the last push (see conflicts)' })
+  @Property({ type: 'integer' })
+  ignored!: number;
+
+  @Field(() => Int, { description: 'Values deleted by the last push' })
+  @Property({ type: 'integer' })
+  deleted!: number;
+
+  @Field(() => [ReportsysConflict], { description: 'What the last push had refused, and why' })
+  @Property({ type: 'jsonb' })
+  conflicts!: ReportsysConflict[];
+
+  @Field(() => GraphQLJSONObject, { description: 'The import summary as the reporting system answered it' })
+  @Property({ type: 'jsonb' })
+  importSummary!: Record<string, unknown>;
+
+  @Field(() => Int, { description: 'How many times this dataValueSet was pushed' })
+  @Property({ type: 'integer' })
+  attempts: Opt<number> = 1;
+
+  @Field(() => Date, { description: 'When it was last pushed' })
+  @Property({ type: 'timestamptz' })
+  pushedAt!: Date;
+
+  @Field(() => ID, { description: 'Who last pushed it' })
+  @Property({ type: 'uuid' })
+  pushedBy!: string;
+}

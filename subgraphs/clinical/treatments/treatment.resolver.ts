@@ -1,0 +1,191 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { OrganizationRef, ref } from '../../../shared/refs';
+import { LocalDate } from '../../../shared/scalars';
+import type { SubgraphContext } from '../../../shared/subgraph';
+import { loadPatient } from '../access/patient-access';
+import { recentForPatient } from '../access/patient-graph';
+import { Patient } from '../patients/patient.entity';
+import { PatientTreatment, PatientTreatmentStatus, TreatmentProtocol, TreatmentProtocolVersion, TreatmentStep } from './treatment.entity';
+import { PatientTreatmentService, plannedEndDate, TreatmentProtocolService } from './treatment.service';
+import {
+  AssignTreatmentInput,
+  CreateTreatmentProtocolInput,
+  PatientTreatmentListArgs,
+  PatientTreatmentPage,
+  ProtocolListArgs,
+  TreatmentProtocolDeletion,
+  TreatmentProtocolPage,
+  UpdatePatientTreatmentInput,
+  UpdateTreatmentProtocolInput,
+} from './treatment.types';
+
+@Resolver(() => TreatmentProtocol)
+export class TreatmentProtocolResolver {
+  private readonly service = new TreatmentProtocolService();
+
+  @Mutation(() => TreatmentProtocol, {
+    description:
+      "Write a treatment protocol (the organization's doctors and administrators; platform administrators for the platform's own)",
+  })
+  createTreatmentProtocol(@Arg('input', { description: 'The protocol' }) input: CreateTreatmentProtocolInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.create(ctx, input);
+  }
+
+  @Query(() => TreatmentProtocolPage, {
+    description: "Protocols the caller may read: the platform's and those of their organizations; by name",
+  })
+  treatmentProtocols(@Args() args: ProtocolListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, args);
+  }
+
+  @Query(() => TreatmentProtocol, { nullable: true, description: 'A treatment protocol' })
+  treatmentProtocol(@Arg('id', () => ID, { description: 'The protocol id' }) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Mutation(() => TreatmentProtocol, {
+    description: 'Change a protocol: a new version; treatments keep following theirs. A retired protocol cannot change',
+  })
+  updateTreatmentProtocol(
+    @Arg('id', () => ID, { description: 'The protocol id' }) id: string,
+    @Arg('input', { description: 'The changes' }) input: UpdateTreatmentProtocolInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, id, input);
+  }
+
+  @Mutation(() => TreatmentProtocolDeletion, {
+    description: 'Delete a protocol no treatment used; one that treatments use is retired instead',
+  })
+  deleteTreatmentProtocol(@Arg('id', () => ID, { description: 'The protocol id' }) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.delete(ctx, id);
+  }
+
+  @FieldResolver(() => [TreatmentProtocolVersion], { description: 'Every version, oldest first (the current one last)' })
+  versions(@Root() protocol: TreatmentProtocol, @Ctx() ctx: SubgraphContext) {
+    return this.service.versions(ctx, protocol);
+  }
+
+  @FieldResolver(() => OrganizationRef, { nullable: true, description: 'The organization it belongs to' })
+  organization(@Root() protocol: TreatmentProtocol) {
+    return ref(protocol.organizationId);
+  }
+}
+
+@Resolver(() => PatientTreatment)
+export class PatientTreatmentResolver {
+  private readonly service = new PatientTreatmentService();
+
+  @Mutation(() => PatientTreatment, {
+    description: "Put a patient on a protocol (clinicians of the patient's organization; the prescriber a doctor)",
+  })
+  assignTreatment(@Arg('input', { description: 'The assignment' }) input: AssignTreatmentInput, @Ctx() ctx: SubgraphContext) {
+    return this.service.assign(ctx, input);
+  }
+
+  @Query(() => PatientTreatmentPage, { description: "A patient's treatments, latest start first" })
+  patientTreatments(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: PatientTreatmentListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.listForPatient(ctx, patientId, args);
+  }
+
+  @Query(() => PatientTreatment, { nullable: true, description: "A patient's treatment" })
+  patientTreatment(@Arg('id', () => ID, { description: 'The treatment id' }) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.get(ctx, id);
+  }
+
+  @Mutation(() => PatientTreatment, {
+    description: 'Record progress and, optionally, the status wanted (completed, or discontinued with a reason)',
+  })
+  updatePatientTreatment(
+    @Arg('id', () => ID, { description: 'The treatment id' }) id: string,
+    @Arg('input', { description: 'The changes' }) input: UpdatePatientTreatmentInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, id, input);
+  }
+
+  @Mutation(() => PatientTreatment, { description: 'Record the step reached and a note on an active treatment' })
+  recordTreatmentProgress(
+    @Arg('id', () => ID, { description: 'The treatment id' }) id: string,
+    @Arg('currentStep', () => Int, { nullable: true, description: 'The step reached' }) currentStep: number | undefined,
+    @Arg('progressNote', () => String, { nullable: true, description: 'A note' }) progressNote: string | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, id, { currentStep: currentStep ?? undefined, progressNote: progressNote ?? undefined });
+  }
+
+  @Mutation(() => PatientTreatment, { description: 'Complete an active treatment' })
+  completePatientTreatment(
+    @Arg('id', () => ID, { description: 'The treatment id' }) id: string,
+    @Arg('endDate', () => LocalDate, { nullable: true, description: 'Last day of treatment; today when omitted' })
+    endDate: string | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, id, { status: PatientTreatmentStatus.completed, endDate: endDate ?? undefined });
+  }
+
+  @Mutation(() => PatientTreatment, { description: 'Stop an active treatment early, saying why' })
+  discontinuePatientTreatment(
+    @Arg('id', () => ID, { description: 'The treatment id' }) id: string,
+    @Arg('reason', { description: 'Why it is stopped' }) reason: string,
+    @Arg('endDate', () => LocalDate, { nullable: true, description: 'Last day of treatment; today when omitted' })
+    endDate: string | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.update(ctx, id, {
+      status: PatientTreatmentStatus.discontinued,
+      discontinuationReason: reason,
+      endDate: endDate ?? undefined,
+    });
+  }
+
+  @FieldResolver(() => TreatmentProtocol, {
+    nullable: true,
+    description: 'The protocol as it is now (see protocolSteps for the version followed)',
+  })
+  protocol(@Root() treatment: PatientTreatment, @Ctx() ctx: SubgraphContext) {
+    return this.service.protocolOf(ctx, treatment);
+  }
+
+  @FieldResolver(() => [TreatmentStep], { description: 'The steps of the protocol version followed' })
+  protocolSteps(@Root() treatment: PatientTreatment, @Ctx() ctx: SubgraphContext) {
+    return this.service.stepsOf(ctx, treatment);
+  }
+
+  @FieldResolver(() => LocalDate, { description: 'The last day if every step runs its course from the start date' })
+  async plannedEndDate(@Root() treatment: PatientTreatment, @Ctx() ctx: SubgraphContext) {
+    return plannedEndDate(treatment.startDate, await this.service.stepsOf(ctx, treatment));
+  }
+
+  @FieldResolver(() => Patient, { description: 'The patient' })
+  patient(@Root() treatment: PatientTreatment, @Ctx() ctx: SubgraphContext) {
+    return loadPatient(ctx, treatment.patientId);
+  }
+
+  @FieldResolver(() => OrganizationRef, { nullable: true, description: "The patient's organization" })
+  organization(@Root() treatment: PatientTreatment) {
+    return ref(treatment.organizationId);
+  }
+}
+
+/** `patient { treatments }`: the latest treatments, batched across patients. */
+@Resolver(() => Patient)
+export class PatientTreatmentsResolver {
+  @FieldResolver(() => [PatientTreatment], { description: 'Treatments, latest start first' })
+  treatments(
+    @Root() patient: Patient,
+    @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_PAGE_SIZE}` }) limit: number,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return recentForPatient(ctx, PatientTreatment, patient, {
+      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
+      resourceType: 'patient_treatment',
+      orderBy: 'start_date desc, created_at desc, id',
+    });
+  }
+}

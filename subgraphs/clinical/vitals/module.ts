@@ -1,0 +1,22 @@
+import { defineModule } from '../../../shared/module';
+import { Vital, VitalStatus } from './vital.entity';
+import { PatientVitalsResolver, VitalResolver } from './vital.resolver';
+
+export default defineModule({
+  name: 'vitals',
+  description: 'Vital signs with physiologically plausible ranges; corrections amend, deletions are entered in error',
+  entities: [Vital],
+  resolvers: [VitalResolver, PatientVitalsResolver],
+  patientData: [
+    {
+      section: 'vitals',
+      entity: Vital,
+      timeline: {
+        kind: 'vital_signs',
+        at: 'recordedAt',
+        where: { status: { $ne: VitalStatus.entered_in_error } },
+        title: () => 'Vital signs recorded',
+      },
+    },
+  ],
+});

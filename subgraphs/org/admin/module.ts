@@ -1,0 +1,8 @@
+import { defineModule } from '../../../shared/module';
+import { AdminResolver } from './admin.resolver';
+
+export default defineModule({
+  name: 'admin',
+  description: "Platform administration: users and their status, the platform's health, security events",
+  resolvers: [AdminResolver],
+});

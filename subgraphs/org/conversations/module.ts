@@ -1,0 +1,13 @@
+import { defineModule } from '../../../shared/module';
+import { Conversation, ConversationMessage, ConversationParticipant } from './conversation.entity';
+import { ConversationMessageResolver, ConversationResolver } from './conversation.resolver';
+import { messagingWebhooks } from './messaging.consumers';
+import { MessagingMessage, MessagingReceipt } from './messaging.entity';
+
+export default defineModule({
+  name: 'conversations',
+  description: "An organization's conversations and messages, and patients' messages through the messaging provider",
+  entities: [Conversation, ConversationParticipant, ConversationMessage, MessagingMessage, MessagingReceipt],
+  resolvers: [ConversationResolver, ConversationMessageResolver],
+  consumers: [messagingWebhooks],
+});

@@ -1,0 +1,13 @@
+import { defineModule } from '../../../shared/module';
+import { doctorOrganizations, doctorProfiles } from './doctor.consumers';
+import { DoctorOrganization, DoctorProfile } from './doctor.entity';
+import { DoctorResolver } from './doctor.resolver';
+
+export default defineModule({
+  name: 'doctors',
+  description: 'Doctor profiles, verification, public search and availability, membership of organizations',
+  entities: [DoctorProfile, DoctorOrganization],
+  resolvers: [DoctorResolver],
+  references: { Doctor: DoctorResolver.resolveReference },
+  consumers: [doctorProfiles, doctorOrganizations],
+});

@@ -1,0 +1,16 @@
+import { defineModule } from '../../../shared/module';
+import { OrganizationInvitation } from './invitation.entity';
+import { InvitationResolver } from './invitation.resolver';
+import { MemberResolver, OrganizationMembersResolver } from './member.resolver';
+import { Organization, OrganizationMember } from './organization.entity';
+import { MEMBER_ADDED } from './organization.events';
+import { OrganizationResolver } from './organization.resolver';
+
+export default defineModule({
+  name: 'organizations',
+  description: 'Facilities (clinics, hospitals, pharmacies), their status, members and roles, and invitations',
+  entities: [Organization, OrganizationMember, OrganizationInvitation],
+  resolvers: [OrganizationResolver, OrganizationMembersResolver, MemberResolver, InvitationResolver],
+  references: { Organization: OrganizationResolver.resolveReference },
+  topics: [MEMBER_ADDED],
+});

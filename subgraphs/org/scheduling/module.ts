@@ -1,0 +1,19 @@
+import { defineModule } from '../../../shared/module';
+import { AppointmentRequest } from './appointment-request.entity';
+import { appointmentNotifications } from './appointment.consumers';
+import { Appointment } from './appointment.entity';
+import { APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
+import { AppointmentRequestResolver, AppointmentResolver } from './appointment.resolver';
+import { ResourceResolver, ScheduleResolver } from './resource.resolver';
+import { SchedulableResource, Schedule } from './resource.entity';
+
+export default defineModule({
+  name: 'scheduling',
+  description:
+    'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
+  entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
+  resolvers: [ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver],
+  references: { Appointment: AppointmentResolver.resolveReference },
+  consumers: [appointmentNotifications],
+  topics: [APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED],
+});

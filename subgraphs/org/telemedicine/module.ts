@@ -1,0 +1,12 @@
+import { defineModule } from '../../../shared/module';
+import { videoWebhooks } from './telemedicine.consumers';
+import { VideoParticipant, VideoSession } from './telemedicine.entity';
+import { TelemedicineResolver } from './telemedicine.resolver';
+
+export default defineModule({
+  name: 'telemedicine',
+  description: "Video sessions of appointments through the video provider, their participants, and the provider's webhooks",
+  entities: [VideoSession, VideoParticipant],
+  resolvers: [TelemedicineResolver],
+  consumers: [videoWebhooks],
+});

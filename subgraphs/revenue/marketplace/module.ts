@@ -1,0 +1,15 @@
+import { defineModule } from '../../../shared/module';
+import { supplyOrderPayments } from './marketplace.consumers';
+import { PAYMENT_REQUESTED } from './marketplace.events';
+import { EmergencyRoutingResolver, SupplyOrderItemResolver, SupplyOrderResolver } from './marketplace.resolver';
+import { SupplyOrder } from './order.entity';
+
+export default defineModule({
+  name: 'marketplace',
+  description:
+    "Patients' orders of medicines and supplies from a facility (reserve, verify against e-prescriptions, pay, pack, dispatch, deliver), cart checkout with mobile money, emergency routing to nearby stock",
+  entities: [SupplyOrder],
+  resolvers: [SupplyOrderResolver, SupplyOrderItemResolver, EmergencyRoutingResolver],
+  topics: [PAYMENT_REQUESTED],
+  consumers: [supplyOrderPayments],
+});

@@ -1,0 +1,122 @@
+import { getNamedType, isListType, isNonNullType, isObjectType, type GraphQLField } from 'graphql';
+import { ORG_ROLES, PERMISSIONS } from '../shared/permissions';
+import { signUp, startApp, type Api, type TestApp } from './support/app';
+import { clinic, type Clinic } from './support/clinic';
+import { addMember } from './support/org';
+import { Appointment } from '../subgraphs/org/scheduling/appointment.entity';
+import { ResourceType, SchedulableResource } from '../subgraphs/org/scheduling/resource.entity';
+
+/**
+ * Property-level authorization in the graph: reading a patient needs `patients:read` (every member role holds it),
+ * but every field under Patient that holds clinical data checks `clinical:read` itself. The test walks every such
+ * field the API schema has, as every organization role and as a `patients:read` API key, through `patient(id)`,
+ * `organizationPatients` and an appointment's patient.
+ */
+let app: TestApp;
+let c: Clinic;
+const callers = new Map<string, Api>();
+let clinicalFields: string[];
+
+beforeAll(async () => {
+  app = await startApp();
+  c = await clinic(app);
+  for (const role of ORG_ROLES) {
+    const member = await signUp(app.api);
+    await addMember(app, c.orgId, member.user.id, role);
+    callers.set(role, member.api);
+  }
+  const key = await callers
+    .get('ORG:ADMIN')!
+    .post('/api/developer/keys', { name: 'Front desk kiosk', scopes: ['patients:read'], organization_id: c.orgId });
+  if (key.status !== 201) throw new Error(`key: ${key.status} ${key.text}`);
+  const headers = { 'x-api-key': key.body.data.key as string };
+  callers.set('patients:read key', {
+    graphql: (q: string, v?: Record<string, unknown>) => app.api.as(undefined).graphql(q, v, { headers }),
+  } as Api);
+  // The clinical lists on Patient: every list field whose items are clinical records (not the organization, not invoices).
+  const patient = app.platform.gateway.schema.getType('Patient');
+  if (!isObjectType(patient)) throw new Error('no Patient type');
+  const lists = Object.values(patient.getFields()).filter((f: GraphQLField<unknown, unknown>) => {
+    const inner = isNonNullType(f.type) ? f.type.ofType : f.type;
+    return isListType(inner) && isObjectType(getNamedType(f.type));
+  });
+  clinicalFields = lists.map((f) => f.name).filter((name) => name !== 'invoices');
+});
+afterAll(() => app.close());
+
+const mayRead = (who: string) => who !== 'patients:read key' && (PERMISSIONS['clinical:read'].roles as readonly string[]).includes(who);
+
+it('finds the clinical lists on Patient', () => {
+  expect(clinicalFields).toEqual(
+    expect.arrayContaining(['clinicalRecords', 'vitals', 'labResults', 'prescriptions', 'allergies', 'immunizations']),
+  );
+});
+
+it.each([...ORG_ROLES, 'patients:read key'])('shows %s the clinical fields of a patient only with clinical:read', async (who) => {
+  const api = callers.get(who)!;
+  const selection = clinicalFields.map((f) => `${f} { id }`).join(' ');
+  const queries: [string, string, (data: any) => any][] = [
+    ['patient(id)', `query($id: ID!) { patient(id: $id) { id ${selection} } }`, (d) => d.patient],
+    [
+      'organizationPatients',
+      `query($o: ID!) { organizationPatients(organizationId: $o, limit: 5) { items { id ${selection} } } }`,
+      (d) => d.organizationPatients.items[0],
+    ],
+  ];
+  for (const [via, query, pick] of queries) {
+    const res = await api.graphql(query, { id: c.patientId, o: c.orgId });
+    const patient = pick(res.body.data);
+    // The patient itself answers: every member may read who the patient is.
+    expect({ via, who, patient: !!patient?.id }).toEqual({ via, who, patient: true });
+    for (const field of clinicalFields) {
+      if (mayRead(who)) {
+        expect({ via, who, field, value: Array.isArray(patient[field]) }).toEqual({ via, who, field, value: true });
+      } else {
+        expect({ via, who, field, value: patient[field] }).toEqual({ via, who, field, value: null });
+        const error = (res.body.errors ?? []).find((e: any) => e.path?.[e.path.length - 1] === field);
+        expect({ via, who, field, code: error?.extensions?.code }).toEqual({ via, who, field, code: 'FORBIDDEN' });
+      }
+    }
+  }
+});
+
+it('refuses a receptionist the clinical notes of a booked patient, reached directly or through the appointment', async () => {
+  const receptionist = callers.get('ORG:RECEPTIONIST')!;
+  const note = await c.doctor.api.post('/api/clinical-records', {
+    patient_id: c.patientId,
+    encounter_type: 'consultation',
+    chief_complaint: 'Cough',
+    notes: 'Private note',
+  });
+  expect(note.status).toBe(201);
+  // An appointment of the patient, arranged in storage (booking has its own suites).
+  const em = app.em('org');
+  const resource = em.create(SchedulableResource, { organizationId: c.orgId, type: ResourceType.room, name: 'Room 1' });
+  const appointment = em.create(Appointment, {
+    organizationId: c.orgId,
+    resource,
+    patientId: c.patientId,
+    patientName: 'Amina Odhiambo',
+    patientEmail: 'amina@example.test',
+    startTime: new Date(Date.now() + 86_400_000),
+    endTime: new Date(Date.now() + 88_200_000),
+  });
+  await em.flush();
+  const direct = await receptionist.graphql(
+    `query($id: ID!) { patient(id: $id) { firstName clinicalRecords { notes } vitals { heartRate } } }`,
+    { id: c.patientId },
+  );
+  expect(direct.body.data.patient).toEqual({ firstName: expect.any(String), clinicalRecords: null, vitals: null });
+  const viaAppointment = await receptionist.graphql(
+    `query($id: ID!) { appointment(id: $id) { id patient { firstName clinicalRecords { notes } } } }`,
+    { id: appointment.id },
+  );
+  expect(viaAppointment.body.data.appointment.patient).toEqual({ firstName: expect.any(String), clinicalRecords: null });
+  expect(viaAppointment.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN']);
+  for (const res of [direct, viaAppointment]) expect(JSON.stringify(res.body)).not.toContain('Private note');
+  // The doctor reads the note the same way.
+  const doctor = await c.doctor.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { clinicalRecords { notes } } } }`, {
+    id: appointment.id,
+  });
+  expect(doctor.body.data.appointment.patient.clinicalRecords.map((r: any) => r.notes)).toContain('Private note');
+});

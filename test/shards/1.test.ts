@@ -1,0 +1,3 @@
+import { runShard } from '../support/shard';
+
+runShard(__filename);
