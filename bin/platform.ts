@@ -68,10 +68,10 @@ export const API_INFO = {
  * The OpenAPI document of the REST API as this deployment serves it (`/api/openapi.json`): generated from the route
  * tables, the operations and the graph's API schema, with this deployment's `PUBLIC_URL` as its server.
  */
-export function openApiDocument(routes: CompiledRoute[]) {
+export function openApiDocument(routes: CompiledRoute[], publicUrl = config().PUBLIC_URL) {
   return buildOpenApi(routes, {
     info: API_INFO,
-    servers: [{ url: config().PUBLIC_URL.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_URL)' }],
+    servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_URL)' }],
     webhooks: WEBHOOK_ROUTES,
   });
 }

@@ -40,6 +40,8 @@ const SCALARS: Record<string, Schema> = {
       'Exact decimal with its currency\'s ISO 4217 decimals ("125.50" KES, "5000" UGX, "1.250" KWD); numbers are accepted on input',
   },
   DateTimeISO: { type: 'string', format: 'date-time' },
+  LocalDate: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD' },
+  LocalTime: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', example: '09:30', description: 'A time of day, HH:MM (24 hours)' },
   JSON: { type: 'object', additionalProperties: true },
   JSONObject: { type: 'object', additionalProperties: true },
 };

@@ -8,11 +8,11 @@ import { dirname, resolve } from 'node:path';
 import { compileRestRoutes, openApiDocument } from '../bin/platform';
 import { startGateway } from '../gateway/server';
 
-/** The document, generated as the platform generates it at start. */
-export async function generateOpenApi(): Promise<ReturnType<typeof openApiDocument>> {
+/** The document, generated as the platform generates it at start (served from `publicUrl`, by default PUBLIC_URL). */
+export async function generateOpenApi(publicUrl?: string): Promise<ReturnType<typeof openApiDocument>> {
   const gateway = await startGateway();
   try {
-    return openApiDocument(compileRestRoutes(gateway.schema));
+    return openApiDocument(compileRestRoutes(gateway.schema), publicUrl);
   } finally {
     await gateway.stop();
   }
