@@ -249,7 +249,9 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
           description: 'Success',
           headers: {
             ...RATE_LIMIT_HEADERS,
-            ...(takesIdempotencyKey(route.method, route.path) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+            ...(takesIdempotencyKey(route.method, route.path)
+              ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } }
+              : {}),
           },
           content: { 'application/json': { schema: success } },
         },

@@ -103,7 +103,10 @@ const schema = z.object({
           parsed = undefined;
         }
         if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
-          ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin such as https://app.example.org (no path, no trailing slash, no *)` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin such as https://app.example.org (no path, no trailing slash, no *)`,
+          });
           return z.NEVER;
         }
       }

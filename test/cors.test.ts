@@ -105,7 +105,15 @@ describe('requests from another origin', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(OTHER_ALLOWED);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
     const exposed = list(res.headers.get('access-control-expose-headers'));
-    for (const header of ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'idempotent-replayed', 'x-request-id']) {
+    for (const header of [
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'ratelimit-policy',
+      'idempotent-replayed',
+      'x-request-id',
+    ]) {
       expect(exposed).toContain(header);
     }
     // What is exposed is what the platform sends.
@@ -151,7 +159,6 @@ describe('requests from another origin', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect(res.headers.get('access-control-expose-headers')).toBeNull();
   });
-
 });
 
 describe('CORS_ORIGINS', () => {

@@ -20,10 +20,12 @@ const run = promisify(execFile);
  * not through jest's module system.
  */
 const node = (args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
-  run(process.execPath, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }).catch((err: { stdout?: string; stderr?: string; message: string }) => ({
-    stdout: err.stdout ?? '',
-    stderr: err.stderr || err.message,
-  }));
+  run(process.execPath, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (err: { stdout?: string; stderr?: string; message: string }) => ({
+      stdout: err.stdout ?? '',
+      stderr: err.stderr || err.message,
+    }),
+  );
 const bin = (...parts: string[]) => join(REPO_ROOT, 'node_modules', ...parts);
 const PUBLIC_URL = 'https://care.clinic.test';
 
@@ -61,7 +63,9 @@ describe('operationIds', () => {
     expect(verify.get['x-graphql-operation']).toBe('VerifyEmail');
     // A route whose operation is its own keeps the operation's name.
     expect((doc.paths['/api/auth/login'] as Record<string, Operation>).post.operationId).toBe('Login');
-    const cds = ['/cds-hooks/{hook_id}', '/cds-services/{hook_id}'].map((p) => (doc.paths[p] as Record<string, Operation>).post.operationId);
+    const cds = ['/cds-hooks/{hook_id}', '/cds-services/{hook_id}'].map(
+      (p) => (doc.paths[p] as Record<string, Operation>).post.operationId,
+    );
     expect(new Set(cds).size).toBe(2);
   });
 
@@ -136,11 +140,15 @@ describe('the document', () => {
 
 describe('tools', () => {
   it('Redocly recommended rules (redocly.yaml): no error, no warning', async () => {
-    const { stdout } = await node([bin('@redocly', 'cli', 'bin', 'cli.js'), 'lint', file, '--config', join(REPO_ROOT, 'redocly.yaml'), '--format', 'json'], dir, {
-      ...process.env,
-      REDOCLY_TELEMETRY: 'off',
-      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
-    });
+    const { stdout } = await node(
+      [bin('@redocly', 'cli', 'bin', 'cli.js'), 'lint', file, '--config', join(REPO_ROOT, 'redocly.yaml'), '--format', 'json'],
+      dir,
+      {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+      },
+    );
     const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
       totals: { errors: number; warnings: number };
       problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
@@ -160,7 +168,10 @@ describe('tools', () => {
     const generated = await node([bin('openapi-typescript', 'bin', 'cli.js'), file, '--output', join(dir, 'api.ts')], dir);
     expect('stderr' in generated ? generated.stderr : '').not.toMatch(/error/i);
     writeFileSync(join(dir, 'usage.ts'), CLIENT_USAGE);
-    const compiled = await node([bin('typescript', 'bin', 'tsc'), '--strict', '--noEmit', '--target', 'ES2022', '--module', 'commonjs', 'api.ts', 'usage.ts'], dir);
+    const compiled = await node(
+      [bin('typescript', 'bin', 'tsc'), '--strict', '--noEmit', '--target', 'ES2022', '--module', 'commonjs', 'api.ts', 'usage.ts'],
+      dir,
+    );
     expect(compiled.stdout).toBe('');
   }, 300_000);
 });
