@@ -147,7 +147,9 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
         ...(required.length ? { required } : {}),
       };
     } else schema = { ...(SCALARS[getNamedType(inner).name] ?? { type: 'object' }) };
-    return nullable ? { ...schema, nullable: true } : schema;
+    if (!nullable) return schema;
+    // OpenAPI 3.0.3: `nullable` does not add null to an `enum`; it is listed so validators accept it.
+    return { ...schema, nullable: true, ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
   };
 
   const paths: Record<string, Record<string, unknown>> = {};

@@ -111,6 +111,12 @@ describe('the document', () => {
   it('gives closed value sets as enums', () => {
     const me = json((doc.paths['/api/auth/me'] as Record<string, Operation>).get, '200');
     expect(me.properties.data.properties.status.enum).toEqual(['active', 'suspended']);
+    // An enum that may be null lists null, so that validators of OpenAPI 3.0 accept it.
+    const claims = json((doc.paths['/api/rcm/claims/{id}'] as Record<string, Operation>).get, '200');
+    expect(claims.properties.data.properties.adjudication_outcome).toMatchObject({
+      nullable: true,
+      enum: ['approved', 'partially_approved', 'denied', null],
+    });
     const error = doc.components.schemas.ErrorEnvelope as any;
     expect(error.properties.error.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'RATE_LIMITED']));
   });
@@ -196,6 +202,11 @@ export const phone: string | null = patients.data[0].phone;
 // @ts-expect-error a field that may be null is typed so
 export const phoneText: string = patients.data[0].phone;
 export const query: NonNullable<Patients['parameters']['query']> = { page: 2, limit: 50 };
+
+declare const claim: Json<paths['/api/rcm/claims/{id}']['get']['responses'][200]>;
+export const outcome: 'approved' | 'partially_approved' | 'denied' | null = claim.data.adjudication_outcome;
+// @ts-expect-error an enum that may be null is typed so
+export const decided: 'approved' | 'partially_approved' | 'denied' = claim.data.adjudication_outcome;
 
 declare const refused: Json<paths['/api/auth/me']['get']['responses'][401]>;
 export const code: string = refused.error.code;
