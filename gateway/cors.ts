@@ -39,10 +39,9 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 /**
  * Cross-origin access for browser apps on the configured origins (`CORS_ORIGINS`), with the `cors` middleware.
  * A request from an allowed origin gets `Access-Control-Allow-Origin` naming it, with credentials allowed, and its
- * preflight (`OPTIONS`) is answered 204 here, before authentication. A request
- * without `Origin`, or from any other origin, goes on exactly as it would without this middleware and gets no CORS
- * header at all, so the browser refuses the other origin's page the answer (and never sends a refused preflight's
- * request).
+ * preflight (`OPTIONS`) is answered 204 here, before authentication. A request without `Origin`, or from any other
+ * origin, goes on exactly as it would without this middleware and gets no CORS header at all, so the browser keeps
+ * the answer from the other origin's page (and does not send a request whose preflight it refused).
  */
 export function crossOrigin(origins: readonly string[]): RequestHandler {
   const allowed = new Set(origins);
