@@ -83,6 +83,35 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** Where users reach the platform; links in emails point here. */
   PUBLIC_URL: z.url().default('http://localhost:4000'),
+  /**
+   * Browser origins allowed to call the REST API and /graphql from another origin (CORS), comma-separated, each
+   * `scheme://host[:port]` exactly as the browser sends it in `Origin`. None by default: only same-origin pages.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((raw, ctx) => {
+      const origins = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin such as https://app.example.org (no path, no trailing slash, no *)`,
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** `sandbox` keeps mail in Redis (read it with `npm run mailbox`); `smtp` sends through SMTP_URL. */
   MAIL_TRANSPORT: z.enum(['sandbox', 'smtp']).default('sandbox'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

@@ -26,6 +26,8 @@ const STANDALONE = [
   'clinical-notes',
   'clinical-sessions',
   'graphql-explorer',
+  // Its own CORS_ORIGINS (the origins of the pages it serves).
+  'cors',
   'queue-dashboard',
   'insurance',
   'interop',
