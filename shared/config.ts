@@ -307,15 +307,18 @@ export function resetConfig(): void {
   current = undefined;
 }
 
+/** The subgraphs, in the order they start (org first: it owns identity); each has a `<NAME>_SUBGRAPH_URL`. */
+export const SUBGRAPH_NAMES = ['org', 'clinical', 'revenue'] as const;
+
 /** Where each subgraph answers in split mode: the gateway calls it there, and so do the others (shared/peers.ts). */
 export function subgraphUrl(name: string): string {
   const cfg = config();
-  const urls: Record<string, string> = {
+  const urls: Record<(typeof SUBGRAPH_NAMES)[number], string> = {
     clinical: cfg.CLINICAL_SUBGRAPH_URL,
     org: cfg.ORG_SUBGRAPH_URL,
     revenue: cfg.REVENUE_SUBGRAPH_URL,
   };
-  return urls[name];
+  return urls[name as (typeof SUBGRAPH_NAMES)[number]];
 }
 
 /** A URL with its password removed, safe to print in logs and error messages. */
