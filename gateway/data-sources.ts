@@ -1,9 +1,4 @@
-import {
-  GraphQLDataSourceRequestKind,
-  RemoteGraphQLDataSource,
-  type GraphQLDataSource,
-  type GraphQLDataSourceProcessOptions,
-} from '@apollo/gateway';
+import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import {
   execute,
   Kind,
@@ -90,7 +85,7 @@ export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayConte
       if (!isUnreachable(err)) throw err;
       logger.warn({ subgraph: this.subgraph, err: (err as Error).message }, 'subgraph unreachable');
       const error = errors.subgraphUnavailable(this.subgraph);
-      const document = options.kind === GraphQLDataSourceRequestKind.INCOMING_OPERATION ? options.document : undefined;
+      const document = 'document' in options ? options.document : undefined;
       const paths = fieldPaths(document, options.request.variables);
       const errorAt = (path?: (string | number)[]) => ({ message: error.message, path, extensions: error.extensions });
       return { errors: paths.length ? paths.map(errorAt) : [errorAt()] };
