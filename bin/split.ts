@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { config, loadConfig, SUBGRAPH_NAMES, subgraphUrl } from '../shared/config';
-import { initialRestartState, onExit, type RestartState } from '../shared/restart-policy';
+import { DEFAULT_RESTART_POLICY, initialRestartState, onExit, type RestartPolicy, type RestartState } from '../shared/restart-policy';
 
 interface Supervised {
   label: string;
@@ -30,6 +30,7 @@ interface Supervised {
 const STOP_GRACE_MS = 15_000;
 
 const processes: Supervised[] = [];
+let policy: RestartPolicy = DEFAULT_RESTART_POLICY;
 let started = false;
 let stopping = false;
 
@@ -55,7 +56,7 @@ function spawnProcess(p: Supervised): void {
       say(`${p.label} exited during start-up (${describeExit(code, signal)}); stopping the others`);
       return void stopAll(1);
     }
-    const decision = onExit(p.restart, ranForMs);
+    const decision = onExit(p.restart, ranForMs, policy);
     p.restart = decision.state;
     if (decision.action === 'give-up') {
       say(
@@ -120,6 +121,8 @@ async function waitHealthy(url: string, timeoutMs = 120_000): Promise<void> {
 
 async function main() {
   const cfg = loadConfig();
+  const initialDelayMs = cfg.SPLIT_RESTART_DELAY_MS;
+  policy = { ...DEFAULT_RESTART_POLICY, initialDelayMs, maxDelayMs: Math.max(DEFAULT_RESTART_POLICY.maxDelayMs, initialDelayMs) };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   for (const name of SUBGRAPH_NAMES) launch(`subgraph-${name}`, 'subgraph.js', [name]);

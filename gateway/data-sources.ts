@@ -85,7 +85,9 @@ export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayConte
       if (!isUnreachable(err)) throw err;
       logger.warn({ subgraph: this.subgraph, err: (err as Error).message }, 'subgraph unreachable');
       const error = errors.subgraphUnavailable(this.subgraph);
-      const document = 'document' in options ? options.document : undefined;
+      // The gateway hands over the fetch's parsed document only when told to; its text is always there.
+      const given = 'document' in options ? options.document : undefined;
+      const document = given ?? (options.request.query ? parse(options.request.query) : undefined);
       const paths = fieldPaths(document, options.request.variables);
       const errorAt = (path?: (string | number)[]) => ({ message: error.message, path, extensions: error.extensions });
       return { errors: paths.length ? paths.map(errorAt) : [errorAt()] };
@@ -124,7 +126,7 @@ export function fieldPaths(document: DocumentNode | undefined, variables: Record
     });
   const paths: (string | number)[][] = [];
   for (const sel of operation.selectionSet.selections) {
-    if (sel.kind !== Kind.FIELD) continue;
+    if (sel.kind !== Kind.FIELD || sel.name.value === '__typename') continue;
     const key = sel.alias?.value ?? sel.name.value;
     const entities = sel.name.value === '_entities' ? sel.selectionSet : undefined;
     if (!entities) {

@@ -76,6 +76,8 @@ const schema = z.object({
   CLINICAL_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4001/graphql'),
   ORG_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4002/graphql'),
   REVENUE_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4003/graphql'),
+  /** Split mode: how long the supervisor waits before restarting a process that died (doubled per quick crash). */
+  SPLIT_RESTART_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Run the queue workers (outbox relay, event consumers) inside the API process. */
   RUN_WORKERS: bool.default(true),
   /** Express `trust proxy` setting: set when behind a load balancer so client IPs and protocol are right. */

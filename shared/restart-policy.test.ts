@@ -26,7 +26,7 @@ describe('restart policy of split mode', () => {
     expect(afterStable).toEqual({ action: 'restart', delayMs: 500, state: { quickCrashes: 0, restarts: 5 } });
   });
 
-  it('restarts a process that died once after a long run at once-ish, whatever killed it', () => {
+  it('restarts a process that died after a long run with the first delay, whatever killed it', () => {
     expect(onExit(initialRestartState(), 31_000, policy)).toEqual({
       action: 'restart',
       delayMs: 500,

@@ -17,6 +17,7 @@ const STANDALONE = [
   'processes',
   'rate-limit',
   'redis-outage',
+  'split-outage',
   'social-login',
   // Their own configuration: object storage directory and upload limits, sandbox payment delays, reporting mappings.
   'claims',
