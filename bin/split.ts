@@ -12,6 +12,8 @@
  * modules (GraphQL, the ORM, the subgraphs). A rule in .dependency-cruiser.cjs keeps it so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { config, loadConfig, SUBGRAPH_NAMES, subgraphUrl } from '../shared/config';
 import { DEFAULT_RESTART_POLICY, initialRestartState, onExit, type RestartPolicy, type RestartState } from '../shared/restart-policy';
@@ -105,17 +107,24 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code);
 }
 
+/** Whether `url` answers 200, with node:http (fetch would load its own HTTP client into the supervisor). */
+function answersOk(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
 async function waitHealthy(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (stopping) return;
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
+  while (!stopping && !(await answersOk(url))) {
     if (Date.now() > deadline) throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
