@@ -51,7 +51,7 @@ function spawnProcess(p: Supervised): void {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   p.child = child;
-  child.on('exit', (code, signal) => {
+  const ended = (code: number | null, signal: NodeJS.Signals | null) => {
     if (stopping) return;
     const ranForMs = Date.now() - p.startedAt;
     if (!started) {
@@ -75,6 +75,12 @@ function spawnProcess(p: Supervised): void {
       p.timer = undefined;
       if (!stopping) spawnProcess(p);
     }, decision.delayMs);
+  };
+  child.once('exit', ended);
+  // A process that could not be spawned at all (no memory, no such file) has no exit to wait for.
+  child.once('error', (err) => {
+    say(`${p.label} could not be started: ${err.message}`);
+    if (child.pid === undefined) ended(null, null);
   });
 }
 

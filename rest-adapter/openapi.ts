@@ -139,7 +139,7 @@ export function buildOpenApi(
               ...(route.list ? { meta: { $ref: '#/components/schemas/PageMeta' } } : {}),
             },
           };
-    const errorCodes = [400, 401, 403, 404, 409, ...(route.upload ? [413, 415] : []), 429, 500].filter(
+    const errorCodes = [400, 401, 403, 404, 409, ...(route.upload ? [413, 415] : []), 429, 500, 503].filter(
       (s) => !(route.access === 'public' && s === 403),
     );
     const file = route.upload
@@ -300,6 +300,14 @@ export function buildOpenApi(
         E415: errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE: a file type that is not accepted here'),
         E429: errorResponse(429, 'RATE_LIMITED: retry after the Retry-After header'),
         E500: errorResponse(500, 'INTERNAL_ERROR'),
+        E503: {
+          ...errorResponse(
+            503,
+            'SERVICE_UNAVAILABLE: a part of the platform this call needs is down or restarting (split mode: its subgraph), ' +
+              'or the database connection dropped; retry after the Retry-After header',
+          ),
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+        },
       },
     },
   };

@@ -28,9 +28,7 @@ export interface RestartState {
   restarts: number;
 }
 
-export type RestartDecision =
-  | { action: 'restart'; delayMs: number; state: RestartState }
-  | { action: 'give-up'; state: RestartState };
+export type RestartDecision = { action: 'restart'; delayMs: number; state: RestartState } | { action: 'give-up'; state: RestartState };
 
 export function initialRestartState(): RestartState {
   return { quickCrashes: 0, restarts: 0 };

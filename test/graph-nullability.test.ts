@@ -45,7 +45,9 @@ describe('root lookups by id', () => {
       schedule: null,
       myPatientProfile: null,
     });
-    const codes = Object.fromEntries((res.body.errors as { path: string[]; extensions: { code: string } }[]).map((e) => [e.path[0], e.extensions.code]));
+    const codes = Object.fromEntries(
+      (res.body.errors as { path: string[]; extensions: { code: string } }[]).map((e) => [e.path[0], e.extensions.code]),
+    );
     expect(codes).toEqual({
       appointment: 'NOT_FOUND',
       organization: 'NOT_FOUND',

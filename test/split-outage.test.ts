@@ -102,14 +102,19 @@ describe('split mode with a subgraph killed', () => {
   it('answers the whole chart while every subgraph is up', async () => {
     const res = await doctor.api.graphql(CHART, { id: patientId });
     expect(res.body).toEqual({
-      data: { me: { id: doctor.user.id }, patient: { id: patientId, mrn: 'MRN-000001', organization: { name: 'Outage Clinic' }, invoices: [{ id: invoiceId }] } },
+      data: {
+        me: { id: doctor.user.id },
+        patient: { id: patientId, mrn: 'MRN-000001', organization: { name: 'Outage Clinic' }, invoices: [{ id: invoiceId }] },
+      },
     });
   });
 
   it('keeps the others answering, answers 503 for the dead one, and brings it back by itself', async () => {
     const revenuePid = childPid(split.pid!, 'subgraph.js', 'revenue');
     process.kill(revenuePid, 'SIGKILL');
-    await until('the supervisor to see the exit', async () => (/subgraph-revenue exited \(signal SIGKILL\)/.test(stderr) ? true : undefined));
+    await until('the supervisor to see the exit', async () =>
+      /subgraph-revenue exited \(signal SIGKILL\)/.test(stderr) ? true : undefined,
+    );
     expect(stderr).toMatch(/subgraph-revenue exited \(signal SIGKILL\) after \d+ ms; restart 1 in 5000 ms/);
 
     // The other subgraphs' REST paths answer as before.
@@ -147,7 +152,9 @@ describe('split mode with a subgraph killed', () => {
     // A root field of the dead subgraph is null at its own path; the others' roots answer.
     const roots = await doctor.api.graphql('query($id: ID!) { me { id } invoice(id: $id) { id } }', { id: invoiceId });
     expect(roots.body.data).toEqual({ me: { id: doctor.user.id }, invoice: null });
-    expect(roots.body.errors).toEqual([expect.objectContaining({ path: ['invoice'], extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 } })]);
+    expect(roots.body.errors).toEqual([
+      expect.objectContaining({ path: ['invoice'], extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 } }),
+    ]);
 
     // The supervisor restarts it; it answers again, the gateway unchanged.
     const back = await until('the restarted subgraph', async () => {

@@ -79,7 +79,7 @@ export class AppointmentResolver {
     return appointment.resource.id;
   }
 
-  @FieldResolver(() => SchedulableResource, { description: "The resource booked" })
+  @FieldResolver(() => SchedulableResource, { description: 'The resource booked' })
   resource(@Root() appointment: Appointment, @Ctx() ctx: SubgraphContext) {
     return this.resources.load(ctx, appointment.resource.id);
   }

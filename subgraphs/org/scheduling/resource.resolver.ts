@@ -104,7 +104,7 @@ export class ScheduleResolver {
     return schedule.resource.id;
   }
 
-  @FieldResolver(() => SchedulableResource, { description: "The resource this schedule belongs to" })
+  @FieldResolver(() => SchedulableResource, { description: 'The resource this schedule belongs to' })
   resource(@Root() schedule: Schedule, @Ctx() ctx: SubgraphContext) {
     return this.resources.load(ctx, schedule.resource.id);
   }
