@@ -9,7 +9,7 @@ import {
   type GraphQLFormattedError,
   type SelectionSetNode,
 } from 'graphql';
-import { errors, isUnreachable, toPublicError } from '../shared/errors';
+import { errors, isUnreachable, toPublicError, wasRefused } from '../shared/errors';
 import { signViewer, VIEWER_HEADER } from '../shared/internal-auth';
 import { logger } from '../shared/logger';
 import type { SubgraphRuntime } from '../shared/subgraph';
@@ -84,10 +84,12 @@ export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayConte
     } catch (err) {
       if (!isUnreachable(err)) throw err;
       logger.warn({ subgraph: this.subgraph, err: (err as Error).message }, 'subgraph unreachable');
-      const error = errors.subgraphUnavailable(this.subgraph);
       // The gateway hands over the fetch's parsed document only when told to; its text is always there.
       const given = 'document' in options ? options.document : undefined;
       const document = given ?? (options.request.query ? parse(options.request.query) : undefined);
+      // A mutation whose connection dropped (rather than was refused) may have been carried out.
+      const mutation = document?.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation');
+      const error = errors.subgraphUnavailable(this.subgraph, !!mutation && !wasRefused(err));
       const paths = fieldPaths(document, options.request.variables);
       const errorAt = (path?: (string | number)[]) => ({ message: error.message, path, extensions: error.extensions });
       return { errors: paths.length ? paths.map(errorAt) : [errorAt()] };
