@@ -72,7 +72,8 @@ beforeAll(async () => {
   });
   split.stderr!.on('data', (d) => (stderr += d));
   api = new Api(`http://127.0.0.1:${port}`);
-  await until('readiness', async () => ((await api.get('/ready')).status === 200 ? true : undefined), 1200);
+  // Five processes load the platform, build their schemas and check migrations: on a busy 2-core machine, minutes.
+  await until('readiness', async () => ((await api.get('/ready')).status === 200 ? true : undefined), 2400);
 
   doctor = await signUp(api, { registration_role: 'DOCTOR' });
   orgId = (await doctor.api.post('/api/organizations', { name: 'Outage Clinic' })).body.data.id;
@@ -84,7 +85,7 @@ beforeAll(async () => {
   });
   expect(invoice.status).toBe(201);
   invoiceId = invoice.body.data.id;
-}, 150_000);
+}, 240_000);
 
 afterAll(async () => {
   if (split && split.exitCode === null) {
