@@ -482,10 +482,14 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS },
         },
         E500: errorResponse(500, 'INTERNAL_ERROR'),
-        E503: errorResponse(
-          503,
-          'SERVICE_UNAVAILABLE: a dependency is unreachable, or the database connection dropped during a write (which may or may not have been saved)',
-        ),
+        E503: {
+          ...errorResponse(
+            503,
+            'SERVICE_UNAVAILABLE: a part of the platform this call needs is down or restarting (split mode: its subgraph), ' +
+              'or the database connection dropped during a write (which may or may not have been saved); retry after the Retry-After header',
+          ),
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+        },
       },
     },
   };

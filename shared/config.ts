@@ -76,6 +76,8 @@ const schema = z.object({
   CLINICAL_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4001/graphql'),
   ORG_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4002/graphql'),
   REVENUE_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4003/graphql'),
+  /** Split mode: how long the supervisor waits before restarting a process that died (doubled per quick crash). */
+  SPLIT_RESTART_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Run the queue workers (outbox relay, event consumers) inside the API process. */
   RUN_WORKERS: bool.default(true),
   /** Express `trust proxy` setting: set when behind a load balancer so client IPs and protocol are right. */
@@ -336,15 +338,18 @@ export function resetConfig(): void {
   current = undefined;
 }
 
+/** The subgraphs, in the order they start (org first: it owns identity); each has a `<NAME>_SUBGRAPH_URL`. */
+export const SUBGRAPH_NAMES = ['org', 'clinical', 'revenue'] as const;
+
 /** Where each subgraph answers in split mode: the gateway calls it there, and so do the others (shared/peers.ts). */
 export function subgraphUrl(name: string): string {
   const cfg = config();
-  const urls: Record<string, string> = {
+  const urls: Record<(typeof SUBGRAPH_NAMES)[number], string> = {
     clinical: cfg.CLINICAL_SUBGRAPH_URL,
     org: cfg.ORG_SUBGRAPH_URL,
     revenue: cfg.REVENUE_SUBGRAPH_URL,
   };
-  return urls[name];
+  return urls[name as (typeof SUBGRAPH_NAMES)[number]];
 }
 
 /** A URL with its password removed, safe to print in logs and error messages. */

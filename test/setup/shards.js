@@ -17,6 +17,7 @@ const STANDALONE = [
   'processes',
   'rate-limit',
   'redis-outage',
+  'split-outage',
   'social-login',
   // Passes alone; after account, ai, appointments, auth, billing and bus in one shared app, patient(id) answers data: null
   // for members without clinical:read (every error FORBIDDEN on a nullable field). Not yet understood.
