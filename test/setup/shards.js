@@ -23,6 +23,7 @@ const STANDALONE = [
   'clinical-notes',
   'clinical-sessions',
   'graphql-explorer',
+  'hl7-senders',
   'queue-dashboard',
   'insurance',
   'interop',

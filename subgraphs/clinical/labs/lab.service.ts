@@ -61,7 +61,10 @@ interface Refusal {
   position: number;
   field: number;
   code: AckError['code'];
+  /** Why, as the answer's reason when nothing was stored. */
   text: string;
+  /** Where and why, with what was not stored: the ERR text. */
+  detail: string;
 }
 
 /**
@@ -98,7 +101,7 @@ function answer(message: Hl7Message | null, code: AckCode, outcome: Outcome): La
 }
 
 function problem(r: Refusal): AckError {
-  return { segment: 'OBR', position: r.position, field: r.field, code: r.code, text: r.text };
+  return { segment: r.field === 3 ? 'PID' : 'OBR', position: r.field === 3 ? 1 : r.position, field: r.field, code: r.code, text: r.detail };
 }
 
 /** The LOINC code of an observation: its code, or its alternate code, whichever is LOINC (no system: taken as LOINC). */
@@ -326,12 +329,14 @@ export class LabService {
       { orderBy: { sequence: 'asc' } },
     );
     if (!legacy.length) return null;
-    const observations = oru.orders.flatMap((o) => o.observations);
+    const observations = oru.orders.flatMap((order) => order.observations.map((obs) => ({ obs, placer: order.placerOrderNumber })));
     const same =
       legacy.length === observations.length &&
       legacy.every((r, i) => {
-        const o = observations[i];
-        return r.sequence === o.sequence && r.code === o.code && r.value === o.value && r.resultStatus === o.resultStatus;
+        const { obs, placer } = observations[i];
+        return (
+          r.labOrderId === placer && r.sequence === obs.sequence && r.code === obs.code && r.value === obs.value && r.resultStatus === obs.resultStatus
+        );
       });
     if (!same) return reused();
     return {
@@ -369,7 +374,7 @@ export class LabService {
       const observations = orders.flatMap((o) => o.observations);
       const where = `OBR ${orders.map((o) => o.index).join(', ')}`;
       const refuse = (code: Refusal['code'], text: string, field = 2) =>
-        refused.push({ position: orders[0].index, field, code, text: `${where}: ${text}; ${observations.length} result(s) not stored` });
+        refused.push({ position: orders[0].index, field, code, text, detail: `${where}: ${text}; ${observations.length} result(s) not stored` });
       if (!placer) {
         refuse('101', 'OBR-2 (placer order number) must name the lab order');
         continue;
@@ -394,12 +399,8 @@ export class LabService {
         { fields: ['id'] },
       );
       if (!named.length) {
-        refused.push({
-          position: 1,
-          field: 3,
-          code: '204',
-          text: `No patient with identifier ${identifiers.join(', ')} in your organization (PID-3)`,
-        });
+        const text = `No patient with identifier ${identifiers.join(', ')} in your organization (PID-3)`;
+        refused.push({ position: 1, field: 3, code: '204', text, detail: `${text}; ${observations.length} result(s) not stored` });
         continue;
       }
       if (!named.some((p) => p.id === patient.id)) {
@@ -423,11 +424,13 @@ export class LabService {
     const patientId = matched[0]?.patient.id;
     const same = matched.filter((m) => m.patient.id === patientId);
     for (const m of matched.filter((x) => x.patient.id !== patientId)) {
+      const text = `Lab order ${m.order.id} is for another patient than the message's other orders`;
       unique.push({
         position: m.orders[0].index,
         field: 2,
         code: '207',
-        text: `OBR ${m.orders[0].index}: lab order ${m.order.id} is for another patient than the message's other orders`,
+        text,
+        detail: `OBR ${m.orders.map((o) => o.index).join(', ')}: ${text}; ${m.observations.length} result(s) not stored`,
       });
     }
     return { matched: same, refused: unique };
@@ -526,7 +529,7 @@ export class LabService {
       this.changed(ctx, order, action, { from, to: order.status, message_control_id: oru.controlId, results: observations.length });
     }
     const stored = matched.reduce((n, m) => n + m.observations.length, 0);
-    message.reason = refused.length ? `Stored ${stored} result(s); not stored: ${refused.map((r) => r.text).join('; ')}` : null;
+    message.reason = refused.length ? `Stored ${stored} result(s); not stored: ${refused.map((r) => r.detail).join('; ')}` : null;
     message.resultIds = [...resultIds];
     return {
       controlId: oru.controlId,
