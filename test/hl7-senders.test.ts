@@ -181,7 +181,9 @@ describe('what real laboratories send', () => {
     expect(res.body.data.result_ids).toHaveLength(14);
     const [, msa, err, more] = segments(res.body.data.ack);
     expect(msa).toMatch(/^MSA\|AE\|59690\|Stored 14 result\(s\); not stored/);
-    expect(err).toBe('ERR||OBR^2^2|101^Required field missing^HL70357|E||||OBR 2: OBR-2 (placer order number) must name the lab order; 2 result(s) not stored');
+    expect(err).toBe(
+      'ERR||OBR^2^2|101^Required field missing^HL70357|E||||OBR 2: OBR-2 (placer order number) must name the lab order; 2 result(s) not stored',
+    );
     expect(more).toBeUndefined();
     expect(await orderOf(order)).toMatchObject({ status: 'resulted' });
     // Sent again: the same answer, nothing stored twice.
@@ -280,7 +282,9 @@ describe('what real laboratories send', () => {
     expect((await ingest(sample('openlis-labcorp.hl7', labcorp))).body.data.acknowledgment_code).toBe('AA');
     const got = await orderOf(labcorp);
     expect(got.status).toBe('in_progress'); // OBX 1 is X: results cannot be obtained
-    expect(got.results.map((r: { code: string; value: string | null; result_status: string }) => [r.code, r.value, r.result_status])).toEqual([
+    expect(
+      got.results.map((r: { code: string; value: string | null; result_status: string }) => [r.code, r.value, r.result_status]),
+    ).toEqual([
       ['150001', null, 'X'],
       ['001719', 'HTN', 'F'],
       ['169999', 'SPRCS', 'F'],
@@ -297,7 +301,10 @@ describe('what real laboratories send', () => {
 
   it('refuses batches (FHS/BHS) with AR, and malformed messages with AR, storing nothing', async () => {
     const batch = await ingest(sample('python-hl7-batch.hl7'));
-    expect(batch.body.data).toMatchObject({ acknowledgment_code: 'AR', reason: expect.stringMatching(/^Batches \(FHS\/BHS\) are not accepted/) });
+    expect(batch.body.data).toMatchObject({
+      acknowledgment_code: 'AR',
+      reason: expect.stringMatching(/^Batches \(FHS\/BHS\) are not accepted/),
+    });
     expect(segments(batch.body.data.ack)[1]).toMatch(/^MSA\|AR\|\|Batches/);
 
     const order = await newOrder();

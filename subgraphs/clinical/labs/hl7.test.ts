@@ -226,7 +226,14 @@ describe('what real senders send', () => {
     // No OBX: the NTE text is the result, coded as the OBR, with its status (OBR-25).
     expect(second.comment).toBeNull();
     expect(second.observations).toEqual([
-      expect.objectContaining({ sequence: 2, valueType: 'TX', code: 'CTG', display: 'Cytogenetics', value: 'KARYOTYPE:      46,XX[20]', resultStatus: 'P' }),
+      expect.objectContaining({
+        sequence: 2,
+        valueType: 'TX',
+        code: 'CTG',
+        display: 'Cytogenetics',
+        value: 'KARYOTYPE:      46,XX[20]',
+        resultStatus: 'P',
+      }),
     ]);
   });
 

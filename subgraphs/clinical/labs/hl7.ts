@@ -79,8 +79,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const HEX = /^([0-9A-Fa-f]{2})+$/;
 const MIME = /^[a-z0-9][\w.+-]*\/[a-z0-9][\w.+-]*$/;
 
-export const BATCH_REFUSED =
-  'Batches (FHS/BHS) are not accepted: send each ORU^R01 message on its own, as MLLP does';
+export const BATCH_REFUSED = 'Batches (FHS/BHS) are not accepted: send each ORU^R01 message on its own, as MLLP does';
 
 export function parseMessage(text: string): Hl7Message {
   const clean = text.replace(FRAMING, '');
@@ -257,7 +256,13 @@ function codedAs(segment: Hl7Segment, index: number, ctx: Hl7Context) {
   if (!code && altCode) {
     return { code: altCode, display: altDisplay ?? display, codeSystem: altSystem, alternateCode: null, alternateCodeSystem: null };
   }
-  return { code, display: display ?? altDisplay, codeSystem: system, alternateCode: altCode, alternateCodeSystem: altCode ? altSystem : null };
+  return {
+    code,
+    display: display ?? altDisplay,
+    codeSystem: system,
+    alternateCode: altCode,
+    alternateCodeSystem: altCode ? altSystem : null,
+  };
 }
 
 /** OBR-25: the order's result status, standing for OBX-11 when a sender leaves it empty. */
@@ -272,7 +277,10 @@ function noteText(nte: Hl7Segment, ctx: Hl7Context): string {
 
 /** Lines without trailing spaces and without blank lines around them; null when nothing is left. */
 function lines(parts: string[]): string | null {
-  const all = parts.join('\n').split('\n').map((l) => l.trimEnd());
+  const all = parts
+    .join('\n')
+    .split('\n')
+    .map((l) => l.trimEnd());
   while (all.length && !all[0]) all.shift();
   while (all.length && !all.at(-1)) all.pop();
   return all.length ? all.join('\n') : null;

@@ -14,9 +14,27 @@ import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, readableScope, writableRow } from '../access/patient-rows';
 import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { Patient } from '../patients/patient.entity';
-import { MalformedMessage, acknowledgment, parseMessage, readOru, type AckError, type OruMessage, type OruObservation, type OruOrder } from './hl7';
+import {
+  MalformedMessage,
+  acknowledgment,
+  parseMessage,
+  readOru,
+  type AckError,
+  type OruMessage,
+  type OruObservation,
+  type OruOrder,
+} from './hl7';
 import { beyondPanicLimit } from './lab-data';
-import { LAB_ORDER, LAB_RESULT_REVIEW, LabMessage, LabOrder, LabOrderPriority, LabOrderStatus, LabResult, LabResultReviewStatus } from './lab.entity';
+import {
+  LAB_ORDER,
+  LAB_RESULT_REVIEW,
+  LabMessage,
+  LabOrder,
+  LabOrderPriority,
+  LabOrderStatus,
+  LabResult,
+  LabResultReviewStatus,
+} from './lab.entity';
 import type {
   CreateLabOrderInput,
   IngestLabMessageArgs,
@@ -271,7 +289,13 @@ export class LabService {
       await ctx.em.flush();
       return answer(message, refused.length ? 'AE' : 'AA', stored);
     } catch (err) {
-      await Promise.all(written.map((key) => objectStorage().remove(key).catch(() => undefined)));
+      await Promise.all(
+        written.map((key) =>
+          objectStorage()
+            .remove(key)
+            .catch(() => undefined),
+        ),
+      );
       // The same message delivered twice at once: the other delivery stored it, so this one is answered as a repeat.
       if ((err as { name?: string }).name !== 'UniqueConstraintViolationException') throw err;
       ctx.em.clear();
@@ -287,7 +311,11 @@ export class LabService {
    * other content is refused (AE), so that neither message is lost silently. Results stored before messages were
    * kept (no sender recorded) are compared by their content.
    */
-  private async ingested(ctx: SubgraphContext, organizationIds: string[], oru: OruMessage): Promise<{ code: AckCode; outcome: Outcome } | null> {
+  private async ingested(
+    ctx: SubgraphContext,
+    organizationIds: string[],
+    oru: OruMessage,
+  ): Promise<{ code: AckCode; outcome: Outcome } | null> {
     if (!organizationIds.length) return null;
     const reused = (): { code: AckCode; outcome: Outcome } => {
       const text =
@@ -335,7 +363,11 @@ export class LabService {
       legacy.every((r, i) => {
         const { obs, placer } = observations[i];
         return (
-          r.labOrderId === placer && r.sequence === obs.sequence && r.code === obs.code && r.value === obs.value && r.resultStatus === obs.resultStatus
+          r.labOrderId === placer &&
+          r.sequence === obs.sequence &&
+          r.code === obs.code &&
+          r.value === obs.value &&
+          r.resultStatus === obs.resultStatus
         );
       });
     if (!same) return reused();
@@ -374,7 +406,13 @@ export class LabService {
       const observations = orders.flatMap((o) => o.observations);
       const where = `OBR ${orders.map((o) => o.index).join(', ')}`;
       const refuse = (code: Refusal['code'], text: string, field = 2) =>
-        refused.push({ position: orders[0].index, field, code, text, detail: `${where}: ${text}; ${observations.length} result(s) not stored` });
+        refused.push({
+          position: orders[0].index,
+          field,
+          code,
+          text,
+          detail: `${where}: ${text}; ${observations.length} result(s) not stored`,
+        });
       if (!placer) {
         refuse('101', 'OBR-2 (placer order number) must name the lab order');
         continue;
@@ -441,7 +479,13 @@ export class LabService {
    * together. Embedded documents are written to object storage first (their keys in `written`, for the caller to
    * remove should the flush fail).
    */
-  private async store(ctx: SubgraphContext, oru: OruMessage, matched: MatchedOrder[], refused: Refusal[], written: string[]): Promise<Outcome> {
+  private async store(
+    ctx: SubgraphContext,
+    oru: OruMessage,
+    matched: MatchedOrder[],
+    refused: Refusal[],
+    written: string[],
+  ): Promise<Outcome> {
     const resultIds: string[] = [];
     const receivedAt = clock.now();
     const first = matched[0];
