@@ -228,7 +228,12 @@ export class LabService {
     const result = await readableRow(ctx, LabResult, id, 'Lab result');
     if (!result.documentKey) throw errors.notFound('This lab result carries no document');
     const chunks: Buffer[] = [];
-    for await (const chunk of await objectStorage().read(result.documentKey)) chunks.push(chunk as Buffer);
+    const stream = await objectStorage()
+      .read(result.documentKey)
+      .catch(() => {
+        throw errors.notFound('The document of this lab result');
+      });
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
     auditRowsRead(ctx, 'read_document', RESULT, [result]);
     return { ...documentInfo(result)!, labResultId: result.id, data: Buffer.concat(chunks).toString('base64') };
   }
