@@ -29,6 +29,7 @@ const STANDALONE = [
   'graphql-explorer',
   // Its own CORS_ORIGINS (the origins of the pages it serves).
   'cors',
+  'hl7-senders',
   'queue-dashboard',
   'insurance',
   'interop',

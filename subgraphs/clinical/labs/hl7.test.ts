@@ -48,13 +48,24 @@ describe('readOru', () => {
     const oru = read(MSH, PID, OBR, HGB);
     expect(oru).toEqual({
       controlId: 'MSG0001',
+      sendingApplication: 'LIS',
+      sendingFacility: 'CENTRAL LAB',
+      version: '2.5.1',
+      contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       patientIdentifiers: ['MRN-42', 'NAT-777'],
       orders: [
         {
+          index: 1,
           placerOrderNumber: 'ORDER-1',
+          comment: null,
           observations: [
             {
               sequence: 1,
+              subId: null,
+              alternateCode: null,
+              alternateCodeSystem: null,
+              comment: null,
+              document: null,
               valueType: 'NM',
               code: '718-7',
               codeSystem: 'LN',
@@ -152,8 +163,15 @@ describe('readOru', () => {
     ['no OBR', [MSH, PID], /OBR segment is required/],
     ['an OBR without results', [MSH, PID, OBR, HGB, 'OBR|2|ORDER-2'], /OBR 2 has no OBX/],
     ['no patient identifier', [MSH, 'PID|1||||Odhiambo^Amina', OBR, HGB], /PID-3/],
-    ['an OBX without a code', [MSH, PID, OBR, 'OBX|1|NM|||13.2||||||F'], /OBX 1: OBX-3/],
-    ['an OBX without a result status', [MSH, PID, OBR, 'OBX|1|NM|718-7||13.2'], /OBX 1: OBX-11/],
+    ['an OBX without a code (nor OBR-4)', [MSH, PID, 'OBR|1|ORDER-1', 'OBX|1|NM|||13.2||||||F'], /OBX 1: OBX-3/],
+    ['an OBX without a result status (nor OBR-25)', [MSH, PID, OBR, 'OBX|1|NM|718-7||13.2'], /OBX 1: OBX-11/],
+    ['a batch', ['FHS|^~\\&|LAB', 'BHS|^~\\&|LAB', MSH, PID, OBR, HGB, 'BTS|1', 'FTS|1'], /Batches \(FHS\/BHS\) are not accepted/],
+    ['a batch trailer after the message', [MSH, PID, OBR, HGB, 'BTS|1'], /Batches/],
+    ['two messages in one', [MSH, PID, OBR, HGB, MSH, PID, OBR, HGB], /second MSH/],
+    ['an OBR with neither OBX nor NTE', [MSH, PID, OBR], /OBR 1 has no OBX segment \(and no NTE\)/],
+    ['an ED value without data', [MSH, PID, OBR, 'OBX|1|ED|PDF^Report||^application^pdf^Base64^||||||F'], /OBX 1: .*ED has no data/],
+    ['an ED value that is not Base64', [MSH, PID, OBR, 'OBX|1|ED|PDF^Report||^AP^PDF^Base64^not base64!||||||F'], /not valid Base64/],
+    ['an ED value in an unknown encoding', [MSH, PID, OBR, 'OBX|1|ED|PDF^Report||^AP^PDF^UUE^abc||||||F'], /encoding UUE/],
     ['a non-numeric NM value', [MSH, PID, OBR, 'OBX|1|NM|718-7||high||||||F'], /OBX 1: OBX-5 must be a number/],
     ['a malformed OBX-14', [MSH, PID, OBR, 'OBX|1|NM|718-7||1||||||F|||22/11/2026'], /OBX 1: OBX-14 is not an HL7 date\/time/],
     ['a malformed OBR-7', [MSH, PID, 'OBR|1|ORDER-1||x|||2026-11-22', HGB], /OBR-7 is not an HL7 date\/time/],
@@ -162,7 +180,126 @@ describe('readOru', () => {
   });
 });
 
+describe('what real senders send', () => {
+  it('takes the code given only in OBX-3.4 to 3.6, keeps an alternate code, and falls back to OBR-4', () => {
+    const [order] = read(
+      MSH,
+      PID,
+      'OBR|1|ORDER-1||4050097^Surg Path Final Report^^4050097^Surg Path Final Report',
+      'OBX|1|NM|^^^6690-2^Wbc^LN||7.0|/nl|||||F',
+      'OBX|2|NM|wbc^Wbc^Local^6690-2^Wbc^LN||7.0|/nl|||||F',
+      'OBX|3|TX|||report line||||||F',
+    ).orders;
+    expect(order.observations.map((o) => [o.code, o.codeSystem, o.display, o.alternateCode, o.alternateCodeSystem])).toEqual([
+      ['6690-2', 'LN', 'Wbc', null, null],
+      ['wbc', 'Local', 'Wbc', '6690-2', 'LN'],
+      ['4050097', null, 'Surg Path Final Report', '4050097', null],
+    ]);
+  });
+
+  it('keeps NTE with the OBX or OBR they follow, reads results given only as NTE, and OBX-4', () => {
+    const oru = read(
+      MSH,
+      'NTE|1||about the message',
+      PID,
+      'NTE|1||about the patient',
+      'OBR|1|ORDER-1||LAB6460^Gene Bone Marrow|||20150323150000||||||||||||||||||F',
+      'NTE|1|L|Order note \\.br\\second line ',
+      'OBX|1|TX|LAB6460^Gene Bone Marrow|2',
+      'NTE|1||Physician: SHELDON A PHYSICIAN, MD',
+      'NTE|2',
+      'NTE|3||  NPI: 1881654887~continued',
+      'ZPS|1|BN|LABCORP HOLDINGS',
+      'OBR|2|ORDER-2||CTG^Cytogenetics|||20150323150000||||||||||||||||||P',
+      'NTE|1||KARYOTYPE:      46,XX[20]',
+      'NTE|2||',
+    );
+    const [first, second] = oru.orders;
+    expect(first.comment).toBe('Order note\nsecond line');
+    expect(first.observations[0]).toMatchObject({
+      sequence: 1,
+      subId: '2',
+      value: null,
+      resultStatus: 'F',
+      comment: 'Physician: SHELDON A PHYSICIAN, MD\n\n  NPI: 1881654887\ncontinued',
+    });
+    // No OBX: the NTE text is the result, coded as the OBR, with its status (OBR-25).
+    expect(second.comment).toBeNull();
+    expect(second.observations).toEqual([
+      expect.objectContaining({
+        sequence: 2,
+        valueType: 'TX',
+        code: 'CTG',
+        display: 'Cytogenetics',
+        value: 'KARYOTYPE:      46,XX[20]',
+        resultStatus: 'P',
+      }),
+    ]);
+  });
+
+  it('decodes every escape sequence of FT and TX values', () => {
+    const [order] = read(
+      MSH,
+      PID,
+      OBR,
+      'OBX|1|FT|1||This\\.br\\is\\.br\\A Test~MoreText||||||F',
+      'OBX|2|TX|2||\\T\\#39;Thirty days,\\X0D\\April\\X0A\\June \\H\\bold\\N\\ \\.sp 2\\end \\.in+4\\x \\Xc3a9\\ \\Q\\||||||F',
+    ).orders;
+    expect(order.observations.map((o) => o.value)).toEqual([
+      'This\nis\nA Test\nMoreText',
+      '&#39;Thirty days,\rApril\nJune bold\n\nend x \u00e9 \\Q\\',
+    ]);
+  });
+
+  it('reads an ED value as a document: Base64 (also without OBX-5.4), Hex or text, typed from 5.2 and 5.3 or its content', () => {
+    const pdf = Buffer.from('%PDF-1.4 tiny');
+    const [order] = read(
+      MSH,
+      PID,
+      OBR,
+      `OBX|1|ED|PDF^Report||^application^pdf^Base64^${pdf.toString('base64').slice(0, 8)}\\X0D\\\\X0A\\${pdf.toString('base64').slice(8)}||||||F`,
+      `OBX|2|ED|PDF^Report||^^^^${pdf.toString('base64')}||||||F`,
+      `OBX|3|ED|TXT^Note||^TEXT^^Hex^${Buffer.from('hello').toString('hex')}||||||F`,
+      'OBX|4|ED|TXT^Note||^text/plain^^A^plain \\T\\ simple||||||F',
+    ).orders;
+    expect(order.observations.map((o) => [o.document?.contentType, o.document?.data.toString(), o.value])).toEqual([
+      ['application/pdf', '%PDF-1.4 tiny', 'application/pdf document, 13 bytes'],
+      ['application/pdf', '%PDF-1.4 tiny', 'application/pdf document, 13 bytes'],
+      ['text/plain', 'hello', 'text/plain document, 5 bytes'],
+      ['text/plain', 'plain & simple', 'text/plain document, 14 bytes'],
+    ]);
+  });
+
+  it('hashes the content: the same for CR, LF, CRLF, MLLP framing and another MSH-7; different for other content', () => {
+    const hash = (text: string) => readOru(parseMessage(text)).contentHash;
+    const base = hash([MSH, PID, OBR, HGB].join('\r'));
+    expect(hash([MSH, PID, OBR, HGB].join('\n'))).toBe(base);
+    expect(hash(`\x0b${[MSH, PID, OBR, HGB].join('\r\n')}\r\x1c\r`)).toBe(base);
+    expect(hash([MSH.replace('20261122083000', '20261122093000'), PID, OBR, HGB].join('\r'))).toBe(base);
+    expect(hash([MSH, PID, OBR, HGB.replace('13.2', '13.3')].join('\r'))).not.toBe(base);
+  });
+
+  it('reads MSH-3 and MSH-4 with all their components', () => {
+    const oru = read(
+      'MSH|^~\\&|Lab1^1234^CLIA|^1234^CLIA|ELR|SPH|20080818183002.1-0700||ORU^R01^ORU_R01|1234567890|P^T|2.5.1',
+      PID,
+      OBR,
+      HGB,
+    );
+    expect(oru).toMatchObject({ sendingApplication: 'Lab1^1234^CLIA', sendingFacility: '^1234^CLIA', version: '2.5.1' });
+  });
+});
+
 describe('acknowledgment', () => {
+  it('adds an ERR segment per part not stored: location, code of table 0357, severity, text', () => {
+    const ack = acknowledgment(parseMessage(message(MSH, PID, OBR, HGB)), 'AE', 'Stored 1 result(s)', [
+      { segment: 'OBR', position: 2, field: 2, code: '101', text: 'OBR 2: OBR-2 must name the lab order | here' },
+    ]);
+    const [, msa, err] = ack.split('\r');
+    expect(msa).toBe('MSA|AE|MSG0001|Stored 1 result(s)');
+    expect(err).toBe('ERR||OBR^2^2|101^Required field missing^HL70357|E||||OBR 2: OBR-2 must name the lab order \\F\\ here');
+  });
+
   const segmentsOf = (ack: string) => ack.split('\r').map((s) => s.split('|'));
 
   it('answers AA to the sender: addresses swapped, control id echoed, ACK of the same trigger and version', () => {

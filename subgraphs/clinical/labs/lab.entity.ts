@@ -89,13 +89,69 @@ export class LabOrder extends PatientRecord {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   cancelReason?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The laboratory's comments on the order (NTE segments after its OBR), one message's after another's",
+  })
+  @Property({ type: 'text', nullable: true })
+  labComment?: string | null;
+}
+
+/**
+ * One HL7 message a laboratory sent and the platform stored results of, keyed as the sender keys it: sending
+ * application (MSH-3), sending facility (MSH-4) and control id (MSH-10), within an organization. Its content hash
+ * tells a redelivery (answered again, as first answered) from another message reusing the key (refused with AE).
+ * Only messages that stored something are kept: a message refused whole may be sent again once corrected.
+ */
+@Entity({ tableName: 'lab_messages' })
+@Unique({ properties: ['organizationId', 'sendingApplication', 'sendingFacility', 'messageControlId'] })
+export class LabMessage extends BaseRecord {
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'uuid' })
+  patientId!: string;
+
+  /** MSH-3 as sent (all components), empty when absent. */
+  @Property({ type: 'text' })
+  sendingApplication!: string;
+
+  /** MSH-4 as sent (all components), empty when absent. */
+  @Property({ type: 'text' })
+  sendingFacility!: string;
+
+  @Property({ type: 'text' })
+  messageControlId!: string;
+
+  /** Lowercase hex SHA-256 of the message without framing and MSH-7. */
+  @Property({ type: 'text' })
+  contentHash!: string;
+
+  /** The answer given (AA, or AE when part of the message was not stored), repeated to a redelivery. */
+  @Property({ type: 'text' })
+  acknowledgmentCode!: string;
+
+  @Property({ type: 'text', nullable: true })
+  reason?: string | null;
+
+  /** The ERR segments of the answer, and what was not stored. */
+  @Property({ type: 'json' })
+  problems!: { segment: string; position: number; field: number; code: string; text: string }[];
+
+  @Property({ type: 'json' })
+  labOrderIds!: string[];
+
+  @Property({ type: 'json' })
+  resultIds!: string[];
 }
 
 /** One observation (an HL7v2 OBX segment) of a lab order's results. */
 @ObjectType('LabResult')
 @Entity({ tableName: 'lab_results' })
+@Index({ properties: ['patientId', 'receivedAt'] })
 @Index({ properties: ['patientId', 'createdAt'] })
-@Unique({ properties: ['organizationId', 'messageControlId', 'sequence'] })
+@Unique({ properties: ['labMessageId', 'sequence'] })
 export class LabResult extends BaseRecord {
   @Field(() => ID)
   @Index()
@@ -166,10 +222,47 @@ export class LabResult extends BaseRecord {
   @Property({ type: 'text' })
   messageControlId!: string;
 
-  /** Position of its OBX in the message: with the control id, what makes a redelivered message recognisable. */
-  @Field(() => Int)
+  /** The stored message it came in (null for results stored before messages were kept). */
+  @Field(() => ID, { nullable: true, description: 'The message it came in, shared by the results of one message' })
+  @Property({ type: 'uuid', nullable: true })
+  labMessageId?: string | null;
+
+  @Field(() => Date, { description: 'When the message it came in was received: the same for every result of a message' })
+  @Property({ type: 'timestamptz' })
+  receivedAt: Opt<Date> = new Date();
+
+  @Field(() => Int, { description: 'Position of its OBX in the message, from 1: results are listed in this order' })
   @Property({ type: 'integer' })
   sequence!: number;
+
+  @Field(() => String, { nullable: true, description: 'Observation sub-id (OBX-4): groups the results of one isolate, specimen, ...' })
+  @Property({ type: 'text', nullable: true })
+  subId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Alternate code (OBX-3.4) the laboratory gave besides the code' })
+  @Property({ type: 'text', nullable: true })
+  alternateCode?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Code system of the alternate code (OBX-3.6), such as LN' })
+  @Property({ type: 'text', nullable: true })
+  alternateCodeSystem?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The laboratory's comments on the result (NTE segments after its OBX)" })
+  @Property({ type: 'text', nullable: true })
+  comment?: string | null;
+
+  /** Where an embedded document (value type ED) is kept in object storage. */
+  @Property({ type: 'text', nullable: true })
+  documentKey?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  documentContentType?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  documentSize?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  documentSha256?: string | null;
 
   @Field(() => LabResultReviewStatus)
   @Enum({ items: () => LabResultReviewStatus })

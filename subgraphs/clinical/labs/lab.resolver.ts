@@ -5,7 +5,7 @@ import { recentForPatient } from '../access/patient-graph';
 import { Patient } from '../patients/patient.entity';
 import { labTest } from './lab-data';
 import { LabOrder, LabResult } from './lab.entity';
-import { LabService } from './lab.service';
+import { documentInfo, LabService } from './lab.service';
 import {
   CancelLabOrderArgs,
   CreateLabOrderInput,
@@ -13,6 +13,8 @@ import {
   LabIngestAck,
   LabOrderListArgs,
   LabOrderPage,
+  LabResultDocument,
+  LabResultDocumentInfo,
   LabResultListArgs,
   LabResultPage,
   ReviewLabResultArgs,
@@ -90,9 +92,28 @@ export class LabResultResolver {
     return this.service.ingest(ctx, args);
   }
 
-  @Query(() => LabResultPage)
+  @Query(() => LabResultPage, {
+    description:
+      "A patient's lab results as the laboratory sent them: the newest message first, a message's results in the order of their OBX (sequence)",
+  })
   patientLabResults(@Arg('patientId', () => ID) patientId: string, @Args() args: LabResultListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listResults(ctx, patientId, args);
+  }
+
+  @Query(() => LabResultDocument, {
+    nullable: true,
+    description: 'The document embedded in a result (an OBX of value type ED, such as a PDF report)',
+  })
+  labResultDocument(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+    return this.service.document(ctx, id);
+  }
+
+  @FieldResolver(() => LabResultDocumentInfo, {
+    nullable: true,
+    description: 'The embedded document the result carries (value type ED), without its bytes: labResultDocument has them',
+  })
+  document(@Root() result: LabResult) {
+    return documentInfo(result);
   }
 
   @Query(() => LabResult, { nullable: true })

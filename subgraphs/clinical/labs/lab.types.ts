@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { LAB_TEST_KEYS } from './lab-data';
@@ -77,7 +77,10 @@ export class IngestLabMessageArgs {
 /** What the laboratory's system gets back: the HL7 ACK, and what became of the message. */
 @ObjectType()
 export class LabIngestAck {
-  @Field({ description: 'AA accepted, AE not applicable (unknown patient or order, cancelled order), AR malformed' })
+  @Field({
+    description:
+      'AA stored; AE not stored, or stored in part (see not_stored): unknown patient or order, cancelled order, control id reused for another message; AR malformed or refused (batches)',
+  })
   acknowledgmentCode!: string;
 
   @Field({ description: 'The HL7 ACK message (MSH and MSA segments, separated by CR)' })
@@ -98,8 +101,39 @@ export class LabIngestAck {
   @Field(() => [ID], { description: 'Every order the message resulted (one per distinct OBR-2)' })
   labOrderIds!: string[];
 
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'The results stored, in the order of their OBX' })
   resultIds!: string[];
+
+  @Field({ description: 'True when this repeats the answer to a message already stored (same sender, control id and content)' })
+  duplicate!: boolean;
+
+  @Field(() => [String], {
+    description: 'What was not stored and why, one line per part (also in the ACK as ERR segments); empty for AA',
+  })
+  notStored!: string[];
+}
+
+/** An embedded document a result carries (an OBX of value type ED), without its bytes. */
+@ObjectType()
+export class LabResultDocumentInfo {
+  @Field({ description: 'Media type, such as application/pdf' })
+  contentType!: string;
+
+  @Field(() => Int, { description: 'Size in bytes' })
+  size!: number;
+
+  @Field({ description: 'SHA-256 of the bytes, lowercase hex' })
+  sha256!: string;
+}
+
+/** The embedded document of a result, with its bytes. */
+@ObjectType()
+export class LabResultDocument extends LabResultDocumentInfo {
+  @Field(() => ID)
+  labResultId!: string;
+
+  @Field({ description: 'The bytes, Base64' })
+  data!: string;
 }
 
 @ObjectType()
