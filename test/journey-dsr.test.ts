@@ -196,8 +196,11 @@ describe('the patient graph', () => {
         expect(res.body.data.organizationPatients.items).toHaveLength(limit);
         return queries;
       };
-      const few = await count(1);
-      const many = await count(3);
+      // Background work (the MPI matcher on the new patients, scheduled jobs) can only add reads: the fewest of a few
+      // tries is the request's own count.
+      const fewest = async (limit: number) => Math.min(await count(limit), await count(limit), await count(limit));
+      const few = await fewest(1);
+      const many = await fewest(3);
       expect(few).toBeGreaterThanOrEqual(8);
       expect(many).toBe(few);
     } finally {
