@@ -46,7 +46,11 @@ afterAll(() => app.close());
 
 const mayRead = (who: string) => who !== 'patients:read key' && (PERMISSIONS['clinical:read'].roles as readonly string[]).includes(who);
 
-it('finds the clinical lists on Patient', () => {
+it('finds the clinical lists on Patient, each nullable (a FORBIDDEN on one must not blank the patient)', () => {
+  const patient = app.platform.gateway.schema.getType('Patient');
+  if (!isObjectType(patient)) throw new Error('no Patient type');
+  const nonNull = clinicalFields.filter((name) => isNonNullType(patient.getFields()[name].type));
+  expect(nonNull).toEqual([]);
   expect(clinicalFields).toEqual(
     expect.arrayContaining(['clinicalRecords', 'vitals', 'labResults', 'prescriptions', 'allergies', 'immunizations']),
   );

@@ -19,9 +19,6 @@ const STANDALONE = [
   'redis-outage',
   'split-outage',
   'social-login',
-  // Passes alone; after account, ai, appointments, auth, billing and bus in one shared app, patient(id) answers data: null
-  // for members without clinical:read (every error FORBIDDEN on a nullable field). Not yet understood.
-  'clinical-access',
   // Their own configuration: object storage directory and upload limits, sandbox payment delays, reporting mappings.
   'claims',
   'clinical-notes',

@@ -176,7 +176,10 @@ export class PatientTreatmentResolver {
 /** `patient { treatments }`: the latest treatments, batched across patients. */
 @Resolver(() => Patient)
 export class PatientTreatmentsResolver {
-  @FieldResolver(() => [PatientTreatment], { description: 'Treatments, latest start first' })
+  @FieldResolver(() => [PatientTreatment], {
+    nullable: true,
+    description: 'Treatments, latest start first. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
   treatments(
     @Root() patient: Patient,
     @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_PAGE_SIZE}` }) limit: number,
