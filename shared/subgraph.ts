@@ -90,7 +90,7 @@ export function defineSubgraph(spec: {
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", ' +
-  'import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+  'import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 /**
  * Input and argument objects are checked with their class-validator decorators; failures name every field. An
