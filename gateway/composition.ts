@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { Kind, parse, print, printSchema, visit } from 'graphql';
+import { Kind, lexicographicSortSchema, parse, print, printSchema, visit, type GraphQLSchema } from 'graphql';
 import { SCHEMA_DIR } from '../shared/paths';
 import { buildSubgraph, type SubgraphDefinition } from '../shared/subgraph';
 
@@ -27,7 +27,12 @@ export async function composeGraph(defs: SubgraphDefinition[]): Promise<Composed
   if (result.errors) {
     throw new Error('Supergraph composition failed:\n' + result.errors.map((e) => `- ${e.message}`).join('\n'));
   }
-  return { subgraphs, supergraphSdl: result.supergraphSdl, publicSdl: printSchema(result.schema.toAPISchema().toGraphQLJSSchema()) };
+  return { subgraphs, supergraphSdl: result.supergraphSdl, publicSdl: printPublicSchema(result.schema.toAPISchema().toGraphQLJSSchema()) };
+}
+
+/** The public schema as published: types, fields and arguments in name order, so a change is a small diff. */
+export function printPublicSchema(schema: GraphQLSchema): string {
+  return printSchema(lexicographicSortSchema(schema));
 }
 
 /** The checked-in supergraph names the default split-mode URLs, so it does not change with the environment. */

@@ -1,14 +1,14 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, printSchema, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { ExecutionResult, OperationExecutor, PreparedOperation } from '../shared/prepared-operation';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { config, subgraphUrl } from '../shared/config';
 import { isErrorCode, type ErrorCode } from '../shared/errors';
 import { logger } from '../shared/logger';
 import type { SubgraphRuntime } from '../shared/subgraph';
-import { internalSupergraph, readSupergraph } from './composition';
+import { internalSupergraph, printPublicSchema, readSupergraph } from './composition';
 import type { GatewayContext } from './context';
 import { InProcessDataSource, SignedRemoteDataSource } from './data-sources';
 import { inputRulesPlugin } from './input-rules';
@@ -87,8 +87,11 @@ export function formatGatewayError(formatted: GraphQLFormattedError, error: unkn
     const kept = Object.fromEntries(PUBLIC_EXTENSIONS.filter((k) => ext[k] !== undefined).map((k) => [k, ext[k]]));
     return { ...base, extensions: { code, ...kept } };
   }
-  if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
-    const status = (error as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http?.status;
+  const status = (error as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http?.status;
+  // Apollo's own refusals of a request that carry no code (a persisted query whose hash does not match it, an
+  // unsupported persisted-query version) come with a 400.
+  const uncodedRequestError = (code === undefined || code === 'INTERNAL_SERVER_ERROR') && status === 400;
+  if ((typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) || uncodedRequestError) {
     return { ...base, extensions: { code: (status && REQUEST_ERROR_BY_STATUS[status]) || 'VALIDATION_ERROR' } };
   }
   logger.error({ err: error, code }, 'unexpected gateway error');
@@ -188,5 +191,5 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     await server.stop();
     await internal.stop();
   };
-  return { server, schema, publicSchema, publicSdl: printSchema(publicSchema), trusted, execute, stop };
+  return { server, schema, publicSchema, publicSdl: printPublicSchema(publicSchema), trusted, execute, stop };
 }

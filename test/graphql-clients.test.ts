@@ -63,7 +63,7 @@ describe('the published schema', () => {
     expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(res.body.errors[0].message).toMatch(/Cannot query field "fhirRead"/);
     // The FHIR API reads through the same field on the adapters' executor.
-    const fhir = await c.doctor.api.get(`/fhir/Patient/${c.patientId}`);
+    const fhir = await c.doctor.api.get(`/fhir/R4/Patient/${c.patientId}`);
     expect(fhir.status).toBe(200);
     expect(JSON.parse(fhir.text)).toMatchObject({ resourceType: 'Patient', id: c.patientId });
   });

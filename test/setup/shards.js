@@ -23,6 +23,7 @@ const STANDALONE = [
   'clinical-notes',
   'clinical-sessions',
   'graphql-explorer',
+  'graphql-clients',
   'queue-dashboard',
   'insurance',
   'interop',
