@@ -33,8 +33,8 @@ export class AllergyResolver {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => Allergy)
-  allergy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Allergy, { description: 'An allergy or intolerance; NOT_FOUND when missing or not readable' })
+  allergy(@Arg('id', () => ID, { description: 'The allergy' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -37,13 +37,13 @@ export class ClinicalRecordResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => ClinicalRecordPage)
-  patientClinicalRecords(@Arg('patientId', () => ID) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ClinicalRecordPage, { description: "A patient's clinical records, newest first, under the clinical access rules" })
+  patientClinicalRecords(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => ClinicalRecord)
-  clinicalRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ClinicalRecord, { description: 'A clinical record (an encounter note) with its versions; NOT_FOUND when missing, deleted or not readable' })
+  clinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

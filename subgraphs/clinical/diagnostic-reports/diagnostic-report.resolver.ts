@@ -43,8 +43,8 @@ export class DiagnosticReportResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => DiagnosticReport)
-  diagnosticReport(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => DiagnosticReport, { description: 'A diagnostic report; NOT_FOUND when missing or not readable' })
+  diagnosticReport(@Arg('id', () => ID, { description: 'The diagnostic report' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -39,8 +39,8 @@ export class ImagingStudyResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingStudy)
-  imagingStudy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ImagingStudy, { description: 'An imaging study (DICOM metadata); NOT_FOUND when missing or not readable' })
+  imagingStudy(@Arg('id', () => ID, { description: 'The imaging study' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -26,8 +26,8 @@ export class ImagingOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingOrder)
-  imagingOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ImagingOrder, { description: 'An imaging order; NOT_FOUND when missing or not readable' })
+  imagingOrder(@Arg('id', () => ID, { description: 'The imaging order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

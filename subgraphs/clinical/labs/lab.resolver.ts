@@ -45,8 +45,8 @@ export class LabOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => LabOrder)
-  labOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LabOrder, { description: 'A lab order with its results; NOT_FOUND when missing or not readable' })
+  labOrder(@Arg('id', () => ID, { description: 'The lab order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -90,13 +90,13 @@ export class LabResultResolver {
     return this.service.ingest(ctx, args);
   }
 
-  @Query(() => LabResultPage)
-  patientLabResults(@Arg('patientId', () => ID) patientId: string, @Args() args: LabResultListArgs, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LabResultPage, { description: "A patient's lab results, newest first" })
+  patientLabResults(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: LabResultListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listResults(ctx, patientId, args);
   }
 
-  @Query(() => LabResult)
-  labResult(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LabResult, { description: 'A lab result; NOT_FOUND when missing or not readable' })
+  labResult(@Arg('id', () => ID, { description: 'The lab result' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.getResult(ctx, id);
   }
 

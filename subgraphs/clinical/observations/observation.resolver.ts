@@ -20,8 +20,8 @@ export class ObservationResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Observation)
-  observation(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Observation, { description: 'An observation; NOT_FOUND when missing or not readable' })
+  observation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -20,13 +20,13 @@ export class PatientResolver {
     return this.service.mine(ctx);
   }
 
-  @Query(() => Patient)
-  patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Patient, { description: 'A patient, under the clinical access rules (own profile, organization staff, consent); NOT_FOUND when missing or not readable' })
+  patient(@Arg('id', () => ID, { description: 'The patient' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Patient)
-  updatePatient(@Arg('id', () => ID) id: string, @Arg('input') input: UpdatePatientInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Patient, { description: "Change a patient's demographics (patients:write, or the patient themselves)" })
+  updatePatient(@Arg('id', () => ID, { description: 'The patient' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput, @Ctx() ctx: SubgraphContext) {
     return this.service.update(ctx, id, input);
   }
 
@@ -44,10 +44,10 @@ export class PatientResolver {
     return this.service.register(ctx, organizationId, input);
   }
 
-  @Query(() => Patient)
+  @Query(() => Patient, { description: "A patient of an organization, as its staff sees it; NOT_FOUND when the patient is not the organization's" })
   organizationPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.getInOrganization(ctx, organizationId, patientId);

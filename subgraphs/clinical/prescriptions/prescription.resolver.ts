@@ -47,8 +47,8 @@ export class PrescriptionResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Prescription)
-  prescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Prescription, { description: 'A prescription; NOT_FOUND when missing or not readable' })
+  prescription(@Arg('id', () => ID, { description: 'The prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -77,8 +77,8 @@ export class EPrescriptionResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => EPrescriptionPage)
-  patientEPrescriptions(@Arg('patientId', () => ID) patientId: string, @Args() args: EPrescriptionListArgs, @Ctx() ctx: SubgraphContext) {
+  @Query(() => EPrescriptionPage, { description: "A patient's e-prescriptions, newest first" })
+  patientEPrescriptions(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: EPrescriptionListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
@@ -91,8 +91,8 @@ export class EPrescriptionResolver {
     return this.service.listForPharmacy(ctx, pharmacyId, args);
   }
 
-  @Query(() => EPrescription)
-  ePrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => EPrescription, { description: 'An e-prescription sent to a pharmacy, for its prescriber, patient or pharmacy; NOT_FOUND otherwise' })
+  ePrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -40,8 +40,8 @@ export class VitalResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Vital)
-  vital(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Vital, { description: 'A vital signs record; NOT_FOUND when missing or not readable' })
+  vital(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
