@@ -31,8 +31,8 @@ export class RoomResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Room)
-  room(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Room, { description: "A room of the organization's with its occupancy; NOT_FOUND when missing or another organization's" })
+  room(@Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string, @Arg('id', () => ID, { description: 'The room' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, organizationId, id);
   }
 
@@ -88,8 +88,8 @@ export class AdmissionResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Admission)
-  admission(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Admission, { description: "An admission of the organization's; NOT_FOUND when missing or another organization's" })
+  admission(@Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string, @Arg('id', () => ID, { description: 'The admission' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, organizationId, id);
   }
 

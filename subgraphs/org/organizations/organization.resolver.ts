@@ -21,7 +21,7 @@ export class OrganizationResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => OrganizationPage)
+  @Query(() => OrganizationPage, { description: 'Organizations the caller may see, filtered and paged' })
   organizations(@Args() args: OrganizationListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }
@@ -31,13 +31,13 @@ export class OrganizationResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Organization)
-  organization(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Organization, { description: 'An organization; NOT_FOUND when missing or not visible to the caller' })
+  organization(@Arg('id', () => ID, { description: 'The organization' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Organization)
-  updateOrganization(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Organization, { description: "Change an organization's details (its administrators)" })
+  updateOrganization(@Arg('id', () => ID, { description: 'The organization' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateOrganizationInput, @Ctx() ctx: SubgraphContext) {
     return this.service.update(ctx, id, input);
   }
 

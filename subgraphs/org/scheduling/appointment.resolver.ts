@@ -40,8 +40,8 @@ export class AppointmentResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Appointment)
-  appointment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Appointment, { description: 'An appointment, for its patient, doctor or organization staff; NOT_FOUND otherwise' })
+  appointment(@Arg('id', () => ID, { description: 'The appointment' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -117,8 +117,8 @@ export class AppointmentRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => AppointmentRequest)
-  appointmentRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => AppointmentRequest, { description: 'An appointment request, for the patient who asked or organization staff; NOT_FOUND otherwise' })
+  appointmentRequest(@Arg('id', () => ID, { description: 'The appointment request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -135,10 +135,10 @@ export class AppointmentRequestResolver {
     return this.service.approve(ctx, id, { startTime, endTime, resourceId });
   }
 
-  @Mutation(() => AppointmentRequest)
+  @Mutation(() => AppointmentRequest, { description: 'Reject a pending appointment request (appointments:write)' })
   rejectAppointmentRequest(
-    @Arg('id', () => ID) id: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Arg('id', () => ID, { description: 'The appointment request' }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why, shown to the patient' }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.reject(ctx, id, reason);

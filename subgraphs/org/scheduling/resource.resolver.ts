@@ -34,8 +34,8 @@ export class ResourceResolver {
   }
 
   @Public()
-  @Query(() => SchedulableResource)
-  resource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => SchedulableResource, { description: 'A schedulable resource (a doctor, a room, equipment); public; NOT_FOUND when missing' })
+  resource(@Arg('id', () => ID, { description: 'The resource' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -44,8 +44,8 @@ export class ResourceResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => SchedulableResource)
-  updateResource(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateResourceInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => SchedulableResource, { description: 'Change a schedulable resource (scheduling:write)' })
+  updateResource(@Arg('id', () => ID, { description: 'The resource' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateResourceInput, @Ctx() ctx: SubgraphContext) {
     return this.service.update(ctx, id, input);
   }
 
@@ -79,8 +79,8 @@ export class ScheduleResolver {
   }
 
   @Public()
-  @Query(() => Schedule)
-  schedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Schedule, { description: "A resource's working hours; public; NOT_FOUND when missing" })
+  schedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -89,13 +89,13 @@ export class ScheduleResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Schedule)
-  updateSchedule(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateScheduleInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Schedule, { description: "Change a resource's working hours (scheduling:write); 409 when they overlap others" })
+  updateSchedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateScheduleInput, @Ctx() ctx: SubgraphContext) {
     return this.service.update(ctx, id, input);
   }
 
-  @Mutation(() => Schedule)
-  deleteSchedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Schedule, { description: "Delete a resource's working hours (scheduling:write)" })
+  deleteSchedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

@@ -26,10 +26,10 @@ export class TelemedicineResolver {
     return this.service.join(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoSession)
+  @Query(() => VideoSession, { description: "A video session of an appointment, for the appointment's participants; NOT_FOUND otherwise" })
   telemedicineSession(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.status(ctx, appointmentId, sessionId);
@@ -44,10 +44,10 @@ export class TelemedicineResolver {
     return this.service.end(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoParticipantPage)
+  @Query(() => VideoParticipantPage, { description: "Who joined a video session and when, for the appointment's participants" })
   telemedicineParticipants(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Args() args: PageArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
