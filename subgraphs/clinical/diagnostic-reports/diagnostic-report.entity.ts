@@ -11,7 +11,7 @@ export enum DiagnosticReportStatus {
   preliminary = 'preliminary',
   final = 'final',
 }
-registerEnumType(DiagnosticReportStatus, { name: 'DiagnosticReportStatus' });
+registerEnumType(DiagnosticReportStatus, { name: 'DiagnosticReportStatus', description: 'Where a diagnostic report is (FHIR): preliminary, or final once signed' });
 
 /** edit: only a preliminary report changes. sign: a doctor makes it final; from then on it is fixed. */
 export const DIAGNOSTIC_REPORT = stateMachine<DiagnosticReportStatus, 'edit' | 'sign'>('diagnostic report', {

@@ -11,7 +11,7 @@ export enum LabOrderPriority {
   asap = 'asap',
   stat = 'stat',
 }
-registerEnumType(LabOrderPriority, { name: 'LabOrderPriority' });
+registerEnumType(LabOrderPriority, { name: 'LabOrderPriority', description: 'How urgent a lab order is: routine, urgent, asap or stat' });
 
 export enum LabOrderStatus {
   ordered = 'ordered',
@@ -19,7 +19,7 @@ export enum LabOrderStatus {
   resulted = 'resulted',
   cancelled = 'cancelled',
 }
-registerEnumType(LabOrderStatus, { name: 'LabOrderStatus' });
+registerEnumType(LabOrderStatus, { name: 'LabOrderStatus', description: 'Where a lab order is: ordered, in progress, resulted or cancelled' });
 
 /**
  * update: only before any result. partial_result: preliminary results arrived. result: every result is final; a
@@ -37,7 +37,7 @@ export enum LabResultReviewStatus {
   pending_review = 'pending_review',
   reviewed = 'reviewed',
 }
-registerEnumType(LabResultReviewStatus, { name: 'LabResultReviewStatus' });
+registerEnumType(LabResultReviewStatus, { name: 'LabResultReviewStatus', description: 'Whether a clinician has reviewed a lab result (critical results wait for review)' });
 
 /** Critical results wait for a clinician's review; any other result may be reviewed too, once. */
 export const LAB_RESULT_REVIEW = stateMachine<LabResultReviewStatus, 'review'>('lab result', {

@@ -9,7 +9,7 @@ export enum PrescriptionStatus {
   signed = 'signed',
   cancelled = 'cancelled',
 }
-registerEnumType(PrescriptionStatus, { name: 'PrescriptionStatus' });
+registerEnumType(PrescriptionStatus, { name: 'PrescriptionStatus', description: 'Where a prescription is: draft, signed or cancelled' });
 
 /**
  * edit: only a draft changes. sign: a doctor makes it valid; from then on it is fixed. cancel: before or after
@@ -27,7 +27,7 @@ export enum EPrescriptionStatus {
   dispensed = 'dispensed',
   cancelled = 'cancelled',
 }
-registerEnumType(EPrescriptionStatus, { name: 'EPrescriptionStatus' });
+registerEnumType(EPrescriptionStatus, { name: 'EPrescriptionStatus', description: 'Where an e-prescription is: pending, transmitted to the pharmacy, dispensed or cancelled' });
 
 /**
  * transmit: the clinic sends it to the pharmacy. dispense: the pharmacy hands the medication out. refill: the patient
