@@ -38,7 +38,7 @@ export enum HealthStatus {
   ok = 'ok',
   degraded = 'degraded',
 }
-registerEnumType(HealthStatus, { name: 'HealthStatus' });
+registerEnumType(HealthStatus, { name: 'HealthStatus', description: 'The health of one dependency of the platform' });
 
 @ObjectType()
 export class QueueCounts {

@@ -14,15 +14,15 @@ export enum RoomType {
   isolation = 'isolation',
   other = 'other',
 }
-registerEnumType(RoomType, { name: 'RoomType' });
+registerEnumType(RoomType, { name: 'RoomType', description: 'What a room is used for' });
 
-/** Whether a room takes patients. It may move either way (back from maintenance), so there is no state machine. */
+/** Whether a room takes patients: available, or closed or under maintenance. It may move either way (back from maintenance), so there is no state machine. */
 export enum RoomStatus {
   available = 'available',
   maintenance = 'maintenance',
   closed = 'closed',
 }
-registerEnumType(RoomStatus, { name: 'RoomStatus' });
+registerEnumType(RoomStatus, { name: 'RoomStatus', description: 'Whether a room takes patients: available, or closed or under maintenance' });
 
 export const MAX_ROOM_CAPACITY = 500;
 
@@ -79,7 +79,7 @@ export enum AdmissionStatus {
   admitted = 'admitted',
   discharged = 'discharged',
 }
-registerEnumType(AdmissionStatus, { name: 'AdmissionStatus' });
+registerEnumType(AdmissionStatus, { name: 'AdmissionStatus', description: 'Where an admission is: the patient admitted (transfers keep it so) or discharged' });
 
 /** transfer: to another room while admitted. discharge: ends the stay; a discharged admission is final. */
 export const ADMISSION = stateMachine<AdmissionStatus, 'transfer' | 'discharge'>('admission', {
@@ -94,7 +94,7 @@ export enum DischargeDisposition {
   against_medical_advice = 'against_medical_advice',
   other = 'other',
 }
-registerEnumType(DischargeDisposition, { name: 'DischargeDisposition' });
+registerEnumType(DischargeDisposition, { name: 'DischargeDisposition', description: 'Where a patient went when discharged' });
 
 /** A patient's stay in a room of an organization, from admission to discharge. */
 @ObjectType('Admission')

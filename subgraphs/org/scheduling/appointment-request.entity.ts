@@ -8,7 +8,7 @@ export enum AppointmentRequestStatus {
   approved = 'approved',
   rejected = 'rejected',
 }
-registerEnumType(AppointmentRequestStatus, { name: 'AppointmentRequestStatus' });
+registerEnumType(AppointmentRequestStatus, { name: 'AppointmentRequestStatus', description: "Where a patient's request for an appointment is: pending, approved (an appointment was booked) or rejected" });
 
 /** approve: staff book the appointment it asks for. reject: staff decline it. Each happens once. */
 export const APPOINTMENT_REQUEST = stateMachine<AppointmentRequestStatus, 'approve' | 'reject'>('appointment request', {

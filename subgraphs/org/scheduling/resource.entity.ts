@@ -7,7 +7,7 @@ export enum ResourceType {
   room = 'room',
   equipment = 'equipment',
 }
-registerEnumType(ResourceType, { name: 'ResourceType' });
+registerEnumType(ResourceType, { name: 'ResourceType', description: 'What a schedulable resource is: a doctor, a room, or equipment' });
 
 /** Something appointments are booked on: a doctor, a room or a piece of equipment of an organization. */
 @ObjectType('SchedulableResource')

@@ -11,7 +11,7 @@ export enum LeaveStatus {
   rejected = 'rejected',
   cancelled = 'cancelled',
 }
-registerEnumType(LeaveStatus, { name: 'LeaveStatus' });
+registerEnumType(LeaveStatus, { name: 'LeaveStatus', description: 'Where a leave request is: pending, approved, rejected or cancelled' });
 
 /** approve and reject: someone with `leave:approve` decides a pending request. cancel: the requester withdraws it. */
 export const LEAVE_REQUEST = stateMachine<LeaveStatus, 'approve' | 'reject' | 'cancel'>('leave request', {

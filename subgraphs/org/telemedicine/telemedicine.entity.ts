@@ -9,7 +9,7 @@ export enum VideoSessionStatus {
   active = 'active',
   ended = 'ended',
 }
-registerEnumType(VideoSessionStatus, { name: 'VideoSessionStatus' });
+registerEnumType(VideoSessionStatus, { name: 'VideoSessionStatus', description: 'Where a video session is: created, active or ended' });
 
 /** Sessions move by the platform's own actions and by the provider's webhooks; each way is one action here. */
 export const videoSessionMachine = stateMachine<VideoSessionStatus, 'start' | 'end'>('video session', {
@@ -82,7 +82,7 @@ export enum ParticipantRole {
   /** Someone the provider let in whom the appointment does not name: disconnected at once. */
   unauthorized = 'unauthorized',
 }
-registerEnumType(ParticipantRole, { name: 'ParticipantRole' });
+registerEnumType(ParticipantRole, { name: 'ParticipantRole', description: 'Who joined a video session: the doctor, the patient, or someone unauthorized (refused)' });
 
 /** Someone who was in a session's room, as the provider reported (one row per identity and session). */
 @ObjectType('VideoParticipant')
