@@ -155,7 +155,7 @@ export function changedKeys<T extends object>(record: T, patch: Partial<T>): (ke
 }
 
 /** The answer of an action that returns no record (logout, password reset, ...). */
-@ObjectType()
+@ObjectType({ description: 'The outcome of an action that returns no record' })
 export class ActionResult {
   @Field(() => Boolean)
   success!: boolean;
