@@ -19,7 +19,7 @@ registerEnumType(AllergyStatus, { name: 'AllergyStatus', description: 'Whether a
 export const substanceKey = (substance: string) => substance.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** An allergy or intolerance of a patient (FHIR AllergyIntolerance-like). */
-@ObjectType('Allergy')
+@ObjectType('Allergy', { description: "An allergy or intolerance on a patient's record (FHIR AllergyIntolerance)" })
 @Entity({ tableName: 'allergies' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Unique({ properties: ['patientId', 'activeSubstanceKey'] })

@@ -20,7 +20,7 @@ export const CONSENT = stateMachine<ConsentStatus, 'approve' | 'revoke'>('consen
 });
 
 /** A patient's permission for someone outside their organization to read their clinical data. */
-@ObjectType('Consent')
+@ObjectType('Consent', { description: "A patient's consent giving a clinician or an organization access to their clinical data" })
 @Entity({ tableName: 'consents' })
 @Index({ properties: ['patientId', 'status'] })
 export class Consent extends BaseRecord {

@@ -16,7 +16,7 @@ export enum DsrStatus {
 registerEnumType(DsrStatus, { name: 'DataSubjectRequestStatus', description: 'How a data subject request (export or erasure) ended: completed or rejected' });
 
 /** A data subject request (GDPR Art. 17 erasure, Art. 20 portability) and what was done about it. */
-@ObjectType('DataSubjectRequest')
+@ObjectType('DataSubjectRequest', { description: "A patient's data subject request (GDPR): an export or an erasure, and how it ended" })
 @Entity({ tableName: 'data_subject_requests' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class DataSubjectRequest extends BaseRecord {

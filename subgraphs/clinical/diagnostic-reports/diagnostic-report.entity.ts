@@ -20,7 +20,7 @@ export const DIAGNOSTIC_REPORT = stateMachine<DiagnosticReportStatus, 'edit' | '
 });
 
 /** The findings and interpretation of an investigation of a patient, FHIR DiagnosticReport-like, signed by a doctor. */
-@ObjectType('DiagnosticReport')
+@ObjectType('DiagnosticReport', { description: 'A diagnostic report (FHIR DiagnosticReport): conclusions on results, preliminary until signed' })
 @Entity({ tableName: 'diagnostic_reports' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

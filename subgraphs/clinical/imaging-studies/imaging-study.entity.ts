@@ -35,7 +35,7 @@ export const IMAGING_STUDY = stateMachine<ImagingStudyStatus, 'make_available' |
  * The UID is unique among studies not entered in error, so a study withdrawn (the wrong patient, say) can be
  * recorded again under the same UID.
  */
-@ObjectType('ImagingStudy')
+@ObjectType('ImagingStudy', { description: 'An imaging study (FHIR ImagingStudy): the DICOM metadata of images taken' })
 @Entity({ tableName: 'imaging_studies' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

@@ -29,7 +29,7 @@ export const IMAGING_ORDER = stateMachine<ImagingOrderStatus, 'schedule' | 'star
 });
 
 /** A request for an imaging examination of a patient. */
-@ObjectType('ImagingOrder')
+@ObjectType('ImagingOrder', { description: 'An order for an imaging examination (X-ray, CT, MRI, ultrasound ...)' })
 @Entity({ tableName: 'imaging_orders' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class ImagingOrder extends PatientRecord {

@@ -45,7 +45,7 @@ export const LAB_RESULT_REVIEW = stateMachine<LabResultReviewStatus, 'review'>('
 });
 
 /** A test ordered for a patient; its results arrive from the laboratory as HL7v2 messages. */
-@ObjectType('LabOrder')
+@ObjectType('LabOrder', { description: 'An order for laboratory tests, with its results' })
 @Entity({ tableName: 'lab_orders' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })
@@ -92,7 +92,7 @@ export class LabOrder extends PatientRecord {
 }
 
 /** One observation (an HL7v2 OBX segment) of a lab order's results. */
-@ObjectType('LabResult')
+@ObjectType('LabResult', { description: 'A laboratory result, with its interpretation and review' })
 @Entity({ tableName: 'lab_results' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Unique({ properties: ['organizationId', 'messageControlId', 'sequence'] })

@@ -65,7 +65,7 @@ export const STATUS_ACTIONS: Partial<Record<ObservationStatus, 'report_prelimina
 };
 
 /** A measurement or finding about a patient, FHIR Observation-like, coded with LOINC. */
-@ObjectType('Observation')
+@ObjectType('Observation', { description: 'An observation (FHIR Observation): a measurement or finding with its value and interpretation' })
 @Entity({ tableName: 'observations' })
 @Index({ properties: ['patientId', 'effectiveAt'] })
 export class Observation extends PatientRecord {

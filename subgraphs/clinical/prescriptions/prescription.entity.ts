@@ -44,7 +44,7 @@ export const EPRESCRIPTION = stateMachine<EPrescriptionStatus, 'transmit' | 'dis
 export const MAX_REFILLS = 12;
 
 /** A medication order for a patient: written as a draft, signed by a doctor, then sent to pharmacies. */
-@ObjectType('Prescription')
+@ObjectType('Prescription', { description: 'A prescription of a medication, a draft until signed' })
 @Entity({ tableName: 'prescriptions' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class Prescription extends PatientRecord {
@@ -103,7 +103,7 @@ export class Prescription extends PatientRecord {
 }
 
 /** A signed prescription sent electronically to one pharmacy (an organization), and what the pharmacy did with it. */
-@ObjectType('EPrescription')
+@ObjectType('EPrescription', { description: 'A prescription sent electronically to a pharmacy, with its refills' })
 @Entity({ tableName: 'eprescriptions' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['pharmacyId', 'createdAt'] })

@@ -45,7 +45,7 @@ export const SERVICE_REQUEST = stateMachine<
 });
 
 /** An order for a service for a patient (a test, an examination, a procedure, a referral), FHIR ServiceRequest-like. */
-@ObjectType('ServiceRequest')
+@ObjectType('ServiceRequest', { description: 'A service request (FHIR ServiceRequest): a referral or an order for a service' })
 @Entity({ tableName: 'service_requests' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

@@ -36,7 +36,7 @@ export const VITAL = stateMachine<VitalStatus, 'amend' | 'enter_in_error'>('vita
 });
 
 /** Vital signs taken together at one time (at least one measurement). */
-@ObjectType('Vital')
+@ObjectType('Vital', { description: 'A set of vital signs measured at one time' })
 @Entity({ tableName: 'vitals' })
 @Index({ properties: ['patientId', 'recordedAt'] })
 export class Vital extends PatientRecord {
