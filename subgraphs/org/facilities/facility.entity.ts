@@ -30,7 +30,7 @@ export const MAX_ROOM_CAPACITY = 500;
 export const roomNameKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** A room or ward of an organization; `capacity` is its number of beds (places). */
-@ObjectType('Room')
+@ObjectType('Room', { description: 'A room of an organization, with its capacity and occupancy' })
 @Entity({ tableName: 'rooms' })
 @Unique({ properties: ['organizationId', 'nameKey'] })
 export class Room extends BaseRecord {
@@ -97,7 +97,7 @@ export enum DischargeDisposition {
 registerEnumType(DischargeDisposition, { name: 'DischargeDisposition', description: 'Where a patient went when discharged' });
 
 /** A patient's stay in a room of an organization, from admission to discharge. */
-@ObjectType('Admission')
+@ObjectType('Admission', { description: "A patient's stay in a room of the organization, from admission to discharge" })
 @Entity({ tableName: 'admissions' })
 @Index({ properties: ['organizationId', 'admittedAt'] })
 @Index({ properties: ['room', 'status'] })
@@ -165,7 +165,7 @@ export class Admission extends BaseRecord {
 }
 
 /** One move of an admitted patient from a room to another. */
-@ObjectType('AdmissionTransfer')
+@ObjectType('AdmissionTransfer', { description: 'One move of an admitted patient from one room to another' })
 @Entity({ tableName: 'admission_transfers' })
 export class AdmissionTransfer extends BaseRecord {
   @ManyToOne(() => Admission, { ref: true, index: true })

@@ -26,7 +26,7 @@ export const INVITATION = stateMachine<InvitationStatus, 'accept' | 'revoke' | '
  * An invitation to join an organization with a role, mailed to an address. Its token is shown only in the mail and
  * stored as SHA-256. One pending invitation per organization and address (a partial unique index).
  */
-@ObjectType('OrganizationInvitation')
+@ObjectType('OrganizationInvitation', { description: 'An invitation for someone to join an organization with a role' })
 @Entity({ tableName: 'organization_invitations' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 @Index({

@@ -37,7 +37,7 @@ export const ORGANIZATION = stateMachine<OrganizationStatus, 'activate' | 'suspe
 /** The one organization role an organization can never be without. */
 export const ORG_ADMIN = 'ORG:ADMIN';
 
-@ObjectType('Organization')
+@ObjectType('Organization', { description: 'An organization: a hospital, clinic, pharmacy, laboratory or other member of the platform' })
 @Directive('@key(fields: "id")')
 @Entity({ tableName: 'organizations' })
 export class Organization extends BaseRecord {
@@ -102,7 +102,7 @@ export class Organization extends BaseRecord {
 }
 
 /** A user's place in an organization, with the roles they hold there. */
-@ObjectType('OrganizationMember')
+@ObjectType('OrganizationMember', { description: "A user's membership of an organization, with their roles" })
 @Entity({ tableName: 'organization_members' })
 @Unique({ properties: ['organization', 'user'] })
 export class OrganizationMember extends BaseRecord {

@@ -17,7 +17,7 @@ export const APPOINTMENT_REQUEST = stateMachine<AppointmentRequestStatus, 'appro
 });
 
 /** A signed-in user's wish for an appointment, which the organization's staff approve (booking it) or reject. */
-@ObjectType('AppointmentRequest')
+@ObjectType('AppointmentRequest', { description: 'A patient asking for an appointment at a preferred time, for staff to approve or reject' })
 @Entity({ tableName: 'appointment_requests' })
 @Index({ properties: ['organizationId', 'status', 'createdAt'] })
 export class AppointmentRequest extends BaseRecord {

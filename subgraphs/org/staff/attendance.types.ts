@@ -2,7 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { IsText } from '../../../shared/validation';
 import { AttendanceEntry } from './attendance.entity';
 
-@InputType()
+@InputType({ description: 'Where the member clocks in' })
 export class ClockInInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller belongs to exactly one organization' })
   organizationId?: string;
@@ -16,7 +16,7 @@ export class ClockInInput {
   location?: string;
 }
 
-@InputType()
+@InputType({ description: 'Where the member clocks out (any organization when left out)' })
 export class ClockOutInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller is clocked in at one organization only' })
   organizationId?: string;
@@ -36,7 +36,7 @@ export class AttendanceTodayArgs {
 }
 
 /** One member's day at one organization. */
-@ObjectType()
+@ObjectType({ description: "A member's attendance over a period: days and hours worked" })
 export class AttendanceTotal {
   @Field(() => ID)
   organizationId!: string;
@@ -54,7 +54,7 @@ export class AttendanceTotal {
   clockedIn!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: "One day's attendance of a member: time clocked in and out" })
 export class AttendanceDay {
   @Field({ description: 'The UTC day, YYYY-MM-DD' })
   date!: string;

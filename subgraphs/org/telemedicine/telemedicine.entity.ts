@@ -18,7 +18,7 @@ export const videoSessionMachine = stateMachine<VideoSessionStatus, 'start' | 'e
 });
 
 /** A telemedicine video session of an appointment: one provider room. */
-@ObjectType('VideoSession')
+@ObjectType('VideoSession', { description: 'A video session of a telemedicine appointment' })
 @Entity({ tableName: 'video_sessions' })
 /** One open session per appointment (initiations are also serialized with an advisory lock). */
 @Index({
@@ -85,7 +85,7 @@ export enum ParticipantRole {
 registerEnumType(ParticipantRole, { name: 'ParticipantRole', description: 'Who joined a video session: the doctor, the patient, or someone unauthorized (refused)' });
 
 /** Someone who was in a session's room, as the provider reported (one row per identity and session). */
-@ObjectType('VideoParticipant')
+@ObjectType('VideoParticipant', { description: 'Someone who joined a video session, and when' })
 @Entity({ tableName: 'video_participants' })
 @Unique({ properties: ['session', 'identity'] })
 export class VideoParticipant extends BaseRecord {

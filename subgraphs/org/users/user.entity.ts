@@ -11,7 +11,7 @@ registerEnumType(UserStatus, { name: 'UserStatus', description: 'Whether an acco
 /** Roles a person may pick when registering. Platform roles are never self-assigned. */
 export const REGISTRATION_ROLES = ['PATIENT', 'DOCTOR', 'NURSE', 'PHARMACIST', 'LAB_TECHNICIAN', 'STAFF'] as const;
 
-@ObjectType('User')
+@ObjectType('User', { description: 'A user account: who signs in, with the profile others may see under the privacy rules' })
 @Entity({ tableName: 'users' })
 export class User extends BaseRecord {
   @Field(() => String)
