@@ -43,7 +43,7 @@ export class DeadLetterListArgs extends PageArgs {
 @ObjectType()
 export class DeadLetterPage extends PageOf(DeadLetterView) {}
 
-@ObjectType({ description: 'How many dead letters wait, per queue' })
+@ObjectType({ description: 'How many dead letters wait, the oldest, and whether that is over the alert threshold' })
 export class DeadLetterDepth {
   @Field(() => Int, { description: 'Entries waiting in the dead letter queue' })
   depth!: number;

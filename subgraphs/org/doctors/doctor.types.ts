@@ -167,7 +167,7 @@ export class VerifyDoctorInput {
   reason?: string;
 }
 
-@InputType({ description: 'The organization to link the doctor to' })
+@InputType({ description: 'The organization to link the doctor to, and the role there' })
 export class JoinOrganizationInput {
   @Field(() => ID)
   organizationId!: string;

@@ -212,7 +212,7 @@ export class AvailabilityArgs {
   date!: string;
 }
 
-@ObjectType({ description: 'A free time slot of a resource' })
+@ObjectType({ description: 'A time slot of a resource and whether it is free' })
 export class AvailabilitySlot {
   @Field(() => Date)
   startTime!: Date;
@@ -224,7 +224,7 @@ export class AvailabilitySlot {
   available!: boolean;
 }
 
-@ObjectType({ description: "A resource's free slots over a period" })
+@ObjectType({ description: "A resource's slots on one day, in its time zone" })
 export class ResourceAvailability {
   @Field(() => ID)
   resourceId!: string;
@@ -281,7 +281,7 @@ export class DoctorAvailabilityDay {
   firstFreeSlot?: DoctorSlot | null;
 }
 
-@ObjectType({ description: "A doctor's free slots over a period, day by day" })
+@ObjectType({ description: "A doctor's free slots from a date, day by day" })
 export class DoctorAvailability {
   @Field(() => ID)
   doctorId!: string;

@@ -123,7 +123,7 @@ export class ReferralArgs {
   code!: string;
 }
 
-@ObjectType({ description: 'The user who referred this one' })
+@ObjectType({ description: 'The user a referral code belongs to (names only)' })
 export class Referrer {
   @Field()
   firstName!: string;
@@ -132,7 +132,7 @@ export class Referrer {
   lastName!: string;
 }
 
-@ObjectType({ description: "A user's referral code and who they referred" })
+@ObjectType({ description: "A referral code: whether it is valid, and whose it is" })
 export class ReferralInfo {
   @Field()
   code!: string;

@@ -364,7 +364,7 @@ export class PurchaseOrderListArgs extends PageArgs {
 @ObjectType()
 export class PurchaseOrderPage extends PageOf(PurchaseOrder) {}
 
-@InputType({ description: 'Which low-stock items to reorder' })
+@InputType({ description: 'The facility whose low-stock items to reorder' })
 export class ReorderInput {
   @Field(() => ID, { nullable: true, description: 'One facility; without it, every facility where the caller writes inventory' })
   facilityId?: string;
