@@ -43,7 +43,8 @@ export function descriptionCoverage(schema: GraphQLSchema): DescriptionCoverage 
       for (const field of Object.values(type.getFields())) {
         const where = `${type.name}.${field.name}`;
         count(root ? 'root fields' : 'fields', described(field), root ? `field ${where}` : undefined);
-        for (const arg of field.args) count(root ? 'root arguments' : 'arguments', described(arg), root ? `arg ${where}(${arg.name})` : undefined);
+        for (const arg of field.args)
+          count(root ? 'root arguments' : 'arguments', described(arg), root ? `arg ${where}(${arg.name})` : undefined);
       }
     }
     if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) count('input fields', described(field));
@@ -57,7 +58,10 @@ export function coverageOfSdl(sdl: string): DescriptionCoverage {
 
 export function renderCoverage({ counts }: DescriptionCoverage): string {
   return Object.entries(counts)
-    .map(([kind, { described, total }]) => `${kind.padEnd(16)} ${String(described).padStart(5)} of ${String(total).padEnd(5)} ${((100 * described) / total).toFixed(1)} %`)
+    .map(
+      ([kind, { described, total }]) =>
+        `${kind.padEnd(16)} ${String(described).padStart(5)} of ${String(total).padEnd(5)} ${((100 * described) / total).toFixed(1)} %`,
+    )
     .join('\n');
 }
 

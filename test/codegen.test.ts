@@ -83,6 +83,16 @@ describe('typed clients generated from the published schema', () => {
       ].join('\n'),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    run(process.execPath, [tsc, '--strict', '--noEmit', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', join(dir, 'use.ts')]);
+    run(process.execPath, [
+      tsc,
+      '--strict',
+      '--noEmit',
+      '--skipLibCheck',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      join(dir, 'use.ts'),
+    ]);
   }, 600_000);
 });

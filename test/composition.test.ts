@@ -14,7 +14,7 @@ describe('supergraph composition', () => {
     }
   });
 
-  it('keeps @inaccessible fields out of the public schema and in the adapters\' supergraph', async () => {
+  it("keeps @inaccessible fields out of the public schema and in the adapters' supergraph", async () => {
     const { supergraphSdl, publicSdl } = await composeGraph(SUBGRAPHS);
     expect(supergraphSdl).toMatch(/fhirRead\([^]*?\): JSONObject @inaccessible/);
     expect(publicSdl).not.toMatch(/fhirRead|join__|link__|_entities|_Service/);

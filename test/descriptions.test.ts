@@ -21,6 +21,9 @@ describe('descriptions in the public schema', () => {
     const known = new Set(listed());
     const added = required.filter((r) => !known.has(r));
     const stale = [...known].filter((r) => !required.includes(r));
-    expect({ withoutDescription: added, describedNowRemoveFromList: stale }).toEqual({ withoutDescription: [], describedNowRemoveFromList: [] });
+    expect({ withoutDescription: added, describedNowRemoveFromList: stale }).toEqual({
+      withoutDescription: [],
+      describedNowRemoveFromList: [],
+    });
   });
 });

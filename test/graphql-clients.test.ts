@@ -132,7 +132,12 @@ describe('errors a client can branch on', () => {
     expect((await c.doctor.api.graphql(cancel, { id: order.body.data.id })).body.data.cancelImagingOrder.status).toBe('cancelled');
     const again = await c.doctor.api.graphql(cancel, { id: order.body.data.id });
     expect(again.body.errors[0].message).toBe('Cannot cancel an imaging order that is cancelled');
-    expect(again.body.errors[0].extensions).toEqual({ code: 'CONFLICT', reason: 'ILLEGAL_TRANSITION', from: 'cancelled', action: 'cancel' });
+    expect(again.body.errors[0].extensions).toEqual({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'cancelled',
+      action: 'cancel',
+    });
   });
 
   it('says why a CONFLICT: a duplicate', async () => {
