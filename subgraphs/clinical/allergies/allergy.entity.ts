@@ -13,7 +13,10 @@ export enum AllergyStatus {
   inactive = 'inactive',
   resolved = 'resolved',
 }
-registerEnumType(AllergyStatus, { name: 'AllergyStatus', description: 'Whether an allergy or intolerance still holds (FHIR clinical status): active, inactive or resolved' });
+registerEnumType(AllergyStatus, {
+  name: 'AllergyStatus',
+  description: 'Whether an allergy or intolerance still holds (FHIR clinical status): active, inactive or resolved',
+});
 
 /** The key that makes two substances the same allergy: case and spacing do not count. */
 export const substanceKey = (substance: string) => substance.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -38,11 +38,17 @@ export class ClinicalRecordResolver {
   }
 
   @Query(() => ClinicalRecordPage, { description: "A patient's clinical records, newest first, under the clinical access rules" })
-  patientClinicalRecords(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  patientClinicalRecords(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => ClinicalRecord, { description: 'A clinical record (an encounter note) with its versions; NOT_FOUND when missing, deleted or not readable' })
+  @Query(() => ClinicalRecord, {
+    description: 'A clinical record (an encounter note) with its versions; NOT_FOUND when missing, deleted or not readable',
+  })
   clinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -8,7 +8,10 @@ export enum ConsentStatus {
   active = 'active',
   revoked = 'revoked',
 }
-registerEnumType(ConsentStatus, { name: 'ConsentStatus', description: 'Where a consent is: requested, active (access granted) or revoked' });
+registerEnumType(ConsentStatus, {
+  name: 'ConsentStatus',
+  description: 'Where a consent is: requested, active (access granted) or revoked',
+});
 
 /**
  * grant: the patient gives access directly. request → approve: a clinician asks, the patient agrees.

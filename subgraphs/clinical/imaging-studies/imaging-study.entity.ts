@@ -15,7 +15,10 @@ export enum ImagingStudyStatus {
   cancelled = 'cancelled',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ImagingStudyStatus, { name: 'ImagingStudyStatus', description: 'Where an imaging study is (FHIR): registered, available, cancelled, or entered in error' });
+registerEnumType(ImagingStudyStatus, {
+  name: 'ImagingStudyStatus',
+  description: 'Where an imaging study is (FHIR): registered, available, cancelled, or entered in error',
+});
 
 /** A study is registered before its images arrive; one recorded afterwards may start available. */
 export const INITIAL_IMAGING_STUDY_STATUSES = [ImagingStudyStatus.registered, ImagingStudyStatus.available] as const;

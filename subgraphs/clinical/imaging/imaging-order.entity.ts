@@ -15,7 +15,10 @@ export enum ImagingOrderStatus {
   completed = 'completed',
   cancelled = 'cancelled',
 }
-registerEnumType(ImagingOrderStatus, { name: 'ImagingOrderStatus', description: 'Where an imaging order is: ordered, scheduled, in progress, completed or cancelled' });
+registerEnumType(ImagingOrderStatus, {
+  name: 'ImagingOrderStatus',
+  description: 'Where an imaging order is: ordered, scheduled, in progress, completed or cancelled',
+});
 
 /**
  * ordered → scheduled (again to reschedule) → in_progress → completed. Cancelling is possible until the

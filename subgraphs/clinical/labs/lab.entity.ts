@@ -19,7 +19,10 @@ export enum LabOrderStatus {
   resulted = 'resulted',
   cancelled = 'cancelled',
 }
-registerEnumType(LabOrderStatus, { name: 'LabOrderStatus', description: 'Where a lab order is: ordered, in progress, resulted or cancelled' });
+registerEnumType(LabOrderStatus, {
+  name: 'LabOrderStatus',
+  description: 'Where a lab order is: ordered, in progress, resulted or cancelled',
+});
 
 /**
  * update: only before any result. partial_result: preliminary results arrived. result: every result is final; a
@@ -37,7 +40,10 @@ export enum LabResultReviewStatus {
   pending_review = 'pending_review',
   reviewed = 'reviewed',
 }
-registerEnumType(LabResultReviewStatus, { name: 'LabResultReviewStatus', description: 'Whether a clinician has reviewed a lab result (critical results wait for review)' });
+registerEnumType(LabResultReviewStatus, {
+  name: 'LabResultReviewStatus',
+  description: 'Whether a clinician has reviewed a lab result (critical results wait for review)',
+});
 
 /** Critical results wait for a clinician's review; any other result may be reviewed too, once. */
 export const LAB_RESULT_REVIEW = stateMachine<LabResultReviewStatus, 'review'>('lab result', {

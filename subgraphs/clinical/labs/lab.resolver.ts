@@ -91,7 +91,11 @@ export class LabResultResolver {
   }
 
   @Query(() => LabResultPage, { description: "A patient's lab results, newest first" })
-  patientLabResults(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: LabResultListArgs, @Ctx() ctx: SubgraphContext) {
+  patientLabResults(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: LabResultListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listResults(ctx, patientId, args);
   }
 

@@ -27,7 +27,10 @@ export enum ObservationStatus {
   cancelled = 'cancelled',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ObservationStatus, { name: 'ObservationStatus', description: 'Where an observation is (FHIR): registered, preliminary, final, amended, cancelled, or entered in error' });
+registerEnumType(ObservationStatus, {
+  name: 'ObservationStatus',
+  description: 'Where an observation is (FHIR): registered, preliminary, final, amended, cancelled, or entered in error',
+});
 
 /** A new observation starts in one of these; the others are reached by transitions. */
 export const INITIAL_OBSERVATION_STATUSES = [ObservationStatus.registered, ObservationStatus.preliminary, ObservationStatus.final] as const;

@@ -20,13 +20,20 @@ export class PatientResolver {
     return this.service.mine(ctx);
   }
 
-  @Query(() => Patient, { description: 'A patient, under the clinical access rules (own profile, organization staff, consent); NOT_FOUND when missing or not readable' })
+  @Query(() => Patient, {
+    description:
+      'A patient, under the clinical access rules (own profile, organization staff, consent); NOT_FOUND when missing or not readable',
+  })
   patient(@Arg('id', () => ID, { description: 'The patient' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Patient, { description: "Change a patient's demographics (patients:write, or the patient themselves)" })
-  updatePatient(@Arg('id', () => ID, { description: 'The patient' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput, @Ctx() ctx: SubgraphContext) {
+  updatePatient(
+    @Arg('id', () => ID, { description: 'The patient' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
@@ -44,7 +51,9 @@ export class PatientResolver {
     return this.service.register(ctx, organizationId, input);
   }
 
-  @Query(() => Patient, { description: "A patient of an organization, as its staff sees it; NOT_FOUND when the patient is not the organization's" })
+  @Query(() => Patient, {
+    description: "A patient of an organization, as its staff sees it; NOT_FOUND when the patient is not the organization's",
+  })
   organizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,

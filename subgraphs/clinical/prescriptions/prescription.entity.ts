@@ -27,7 +27,10 @@ export enum EPrescriptionStatus {
   dispensed = 'dispensed',
   cancelled = 'cancelled',
 }
-registerEnumType(EPrescriptionStatus, { name: 'EPrescriptionStatus', description: 'Where an e-prescription is: pending, transmitted to the pharmacy, dispensed or cancelled' });
+registerEnumType(EPrescriptionStatus, {
+  name: 'EPrescriptionStatus',
+  description: 'Where an e-prescription is: pending, transmitted to the pharmacy, dispensed or cancelled',
+});
 
 /**
  * transmit: the clinic sends it to the pharmacy. dispense: the pharmacy hands the medication out. refill: the patient

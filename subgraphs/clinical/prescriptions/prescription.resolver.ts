@@ -78,7 +78,11 @@ export class EPrescriptionResolver {
   }
 
   @Query(() => EPrescriptionPage, { description: "A patient's e-prescriptions, newest first" })
-  patientEPrescriptions(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Args() args: EPrescriptionListArgs, @Ctx() ctx: SubgraphContext) {
+  patientEPrescriptions(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: EPrescriptionListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
@@ -91,7 +95,9 @@ export class EPrescriptionResolver {
     return this.service.listForPharmacy(ctx, pharmacyId, args);
   }
 
-  @Query(() => EPrescription, { description: 'An e-prescription sent to a pharmacy, for its prescriber, patient or pharmacy; NOT_FOUND otherwise' })
+  @Query(() => EPrescription, {
+    description: 'An e-prescription sent to a pharmacy, for its prescriber, patient or pharmacy; NOT_FOUND otherwise',
+  })
   ePrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

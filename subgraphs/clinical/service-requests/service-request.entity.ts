@@ -16,7 +16,10 @@ export enum ServiceRequestStatus {
   revoked = 'revoked',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ServiceRequestStatus, { name: 'ServiceRequestStatus', description: 'Where a service request is (FHIR): draft, active, on hold, completed, revoked, or entered in error' });
+registerEnumType(ServiceRequestStatus, {
+  name: 'ServiceRequestStatus',
+  description: 'Where a service request is (FHIR): draft, active, on hold, completed, revoked, or entered in error',
+});
 
 /** A new request is active unless it is saved as a draft. */
 export const INITIAL_SERVICE_REQUEST_STATUSES = [ServiceRequestStatus.draft, ServiceRequestStatus.active] as const;

@@ -47,7 +47,9 @@ export class ServiceRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ServiceRequest, { description: 'A service request (a referral or an order for a service); NOT_FOUND when missing or not readable' })
+  @Query(() => ServiceRequest, {
+    description: 'A service request (a referral or an order for a service); NOT_FOUND when missing or not readable',
+  })
   serviceRequest(@Arg('id', () => ID, { description: 'The service request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
