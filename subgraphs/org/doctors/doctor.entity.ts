@@ -10,7 +10,10 @@ export enum DoctorVerification {
   approved = 'approved',
   rejected = 'rejected',
 }
-registerEnumType(DoctorVerification, { name: 'DoctorVerification', description: "Where a doctor profile's license verification is: pending, approved or rejected" });
+registerEnumType(DoctorVerification, {
+  name: 'DoctorVerification',
+  description: "Where a doctor profile's license verification is: pending, approved or rejected",
+});
 
 /**
  * Verification, written once. `resubmit` is what an owner's edit of a rejected profile, or a new license on an

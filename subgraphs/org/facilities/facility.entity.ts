@@ -22,7 +22,10 @@ export enum RoomStatus {
   maintenance = 'maintenance',
   closed = 'closed',
 }
-registerEnumType(RoomStatus, { name: 'RoomStatus', description: 'Whether a room takes patients: available, or closed or under maintenance' });
+registerEnumType(RoomStatus, {
+  name: 'RoomStatus',
+  description: 'Whether a room takes patients: available, or closed or under maintenance',
+});
 
 export const MAX_ROOM_CAPACITY = 500;
 
@@ -79,7 +82,10 @@ export enum AdmissionStatus {
   admitted = 'admitted',
   discharged = 'discharged',
 }
-registerEnumType(AdmissionStatus, { name: 'AdmissionStatus', description: 'Where an admission is: the patient admitted (transfers keep it so) or discharged' });
+registerEnumType(AdmissionStatus, {
+  name: 'AdmissionStatus',
+  description: 'Where an admission is: the patient admitted (transfers keep it so) or discharged',
+});
 
 /** transfer: to another room while admitted. discharge: ends the stay; a discharged admission is final. */
 export const ADMISSION = stateMachine<AdmissionStatus, 'transfer' | 'discharge'>('admission', {

@@ -32,7 +32,11 @@ export class RoomResolver {
   }
 
   @Query(() => Room, { description: "A room of the organization's with its occupancy; NOT_FOUND when missing or another organization's" })
-  room(@Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string, @Arg('id', () => ID, { description: 'The room' }) id: string, @Ctx() ctx: SubgraphContext) {
+  room(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The room' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.get(ctx, organizationId, id);
   }
 
@@ -89,7 +93,11 @@ export class AdmissionResolver {
   }
 
   @Query(() => Admission, { description: "An admission of the organization's; NOT_FOUND when missing or another organization's" })
-  admission(@Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string, @Arg('id', () => ID, { description: 'The admission' }) id: string, @Ctx() ctx: SubgraphContext) {
+  admission(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.get(ctx, organizationId, id);
   }
 

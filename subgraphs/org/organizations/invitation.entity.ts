@@ -10,7 +10,10 @@ export enum InvitationStatus {
   revoked = 'revoked',
   expired = 'expired',
 }
-registerEnumType(InvitationStatus, { name: 'InvitationStatus', description: 'Where an invitation to an organization is: pending, accepted, revoked or expired' });
+registerEnumType(InvitationStatus, {
+  name: 'InvitationStatus',
+  description: 'Where an invitation to an organization is: pending, accepted, revoked or expired',
+});
 
 /**
  * accept: the invited person joins (once). revoke: an administrator withdraws it. A pending invitation past its

@@ -14,7 +14,10 @@ export enum OrganizationType {
   supplier = 'supplier',
   other = 'other',
 }
-registerEnumType(OrganizationType, { name: 'OrganizationType', description: 'What kind of organization it is: hospital, clinic, pharmacy, laboratory, imaging center, insurer, supplier or other' });
+registerEnumType(OrganizationType, {
+  name: 'OrganizationType',
+  description: 'What kind of organization it is: hospital, clinic, pharmacy, laboratory, imaging center, insurer, supplier or other',
+});
 
 export enum OrganizationStatus {
   pending = 'pending',
@@ -22,7 +25,10 @@ export enum OrganizationStatus {
   suspended = 'suspended',
   closed = 'closed',
 }
-registerEnumType(OrganizationStatus, { name: 'OrganizationStatus', description: 'Where an organization is: pending, active, suspended or closed' });
+registerEnumType(OrganizationStatus, {
+  name: 'OrganizationStatus',
+  description: 'Where an organization is: pending, active, suspended or closed',
+});
 
 /**
  * activate: a pending organization is approved, a suspended one reinstated. suspend: an active one is put on hold.

@@ -37,7 +37,11 @@ export class OrganizationResolver {
   }
 
   @Mutation(() => Organization, { description: "Change an organization's details (its administrators)" })
-  updateOrganization(@Arg('id', () => ID, { description: 'The organization' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  updateOrganization(
+    @Arg('id', () => ID, { description: 'The organization' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateOrganizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 

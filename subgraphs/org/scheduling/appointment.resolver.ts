@@ -117,7 +117,9 @@ export class AppointmentRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => AppointmentRequest, { description: 'An appointment request, for the patient who asked or organization staff; NOT_FOUND otherwise' })
+  @Query(() => AppointmentRequest, {
+    description: 'An appointment request, for the patient who asked or organization staff; NOT_FOUND otherwise',
+  })
   appointmentRequest(@Arg('id', () => ID, { description: 'The appointment request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -45,7 +45,11 @@ export class ResourceResolver {
   }
 
   @Mutation(() => SchedulableResource, { description: 'Change a schedulable resource (scheduling:write)' })
-  updateResource(@Arg('id', () => ID, { description: 'The resource' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateResourceInput, @Ctx() ctx: SubgraphContext) {
+  updateResource(
+    @Arg('id', () => ID, { description: 'The resource' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateResourceInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
@@ -90,7 +94,11 @@ export class ScheduleResolver {
   }
 
   @Mutation(() => Schedule, { description: "Change a resource's working hours (scheduling:write); 409 when they overlap others" })
-  updateSchedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateScheduleInput, @Ctx() ctx: SubgraphContext) {
+  updateSchedule(
+    @Arg('id', () => ID, { description: 'The schedule' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateScheduleInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 

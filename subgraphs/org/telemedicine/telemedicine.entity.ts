@@ -82,7 +82,10 @@ export enum ParticipantRole {
   /** Someone the provider let in whom the appointment does not name: disconnected at once. */
   unauthorized = 'unauthorized',
 }
-registerEnumType(ParticipantRole, { name: 'ParticipantRole', description: 'Who joined a video session: the doctor, the patient, or someone unauthorized (refused)' });
+registerEnumType(ParticipantRole, {
+  name: 'ParticipantRole',
+  description: 'Who joined a video session: the doctor, the patient, or someone unauthorized (refused)',
+});
 
 /** Someone who was in a session's room, as the provider reported (one row per identity and session). */
 @ObjectType('VideoParticipant', { description: 'Someone who joined a video session, and when' })

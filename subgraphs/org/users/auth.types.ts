@@ -132,7 +132,7 @@ export class Referrer {
   lastName!: string;
 }
 
-@ObjectType({ description: "A referral code: whether it is valid, and whose it is" })
+@ObjectType({ description: 'A referral code: whether it is valid, and whose it is' })
 export class ReferralInfo {
   @Field()
   code!: string;
