@@ -28,7 +28,10 @@ export class ClinicalRecordResolver {
   private readonly service = new ClinicalRecordService();
 
   @Mutation(() => ClinicalRecord, { description: 'Record an encounter with a patient (clinicians of its organization)' })
-  createClinicalRecord(@Arg('input') input: CreateClinicalRecordInput, @Ctx() ctx: SubgraphContext) {
+  createClinicalRecord(
+    @Arg('input', { description: 'The fields of the new clinical record' }) input: CreateClinicalRecordInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -54,12 +57,16 @@ export class ClinicalRecordResolver {
   }
 
   @Mutation(() => ClinicalRecord, { description: 'Change a record; the previous text stays as a version' })
-  updateClinicalRecord(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateClinicalRecordInput, @Ctx() ctx: SubgraphContext) {
+  updateClinicalRecord(
+    @Arg('id', () => ID, { description: 'The clinical record' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateClinicalRecordInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => ClinicalRecord, { description: 'Delete a record: hidden from lists and reads, kept with its versions' })
-  deleteClinicalRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteClinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

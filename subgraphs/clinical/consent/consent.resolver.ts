@@ -34,7 +34,7 @@ export class ConsentResolver {
   }
 
   @Mutation(() => Consent, { description: 'Withdraw a consent or a request; access ends at once' })
-  revokeConsent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  revokeConsent(@Arg('id', () => ID, { description: 'The consent' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.revoke(ctx, id);
   }
 }

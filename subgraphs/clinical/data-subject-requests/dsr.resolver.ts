@@ -36,7 +36,7 @@ export class DsrResolver {
   }
 
   @Query(() => PatientDataExport, { description: 'Everything held about a patient, machine-readable (GDPR Art. 20)' })
-  patientExport(@Arg('patientId', () => ID) patientId: string, @Ctx() ctx: SubgraphContext) {
+  patientExport(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.export(ctx, patientId);
   }
 }

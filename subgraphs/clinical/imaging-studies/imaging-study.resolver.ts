@@ -28,7 +28,10 @@ export class ImagingStudyResolver {
   private readonly service = new ImagingStudyService();
 
   @Mutation(() => ImagingStudy, { description: "Record a patient's imaging study (clinicians of its organization)" })
-  createImagingStudy(@Arg('input') input: CreateImagingStudyInput, @Ctx() ctx: SubgraphContext) {
+  createImagingStudy(
+    @Arg('input', { description: 'The fields of the new imaging study' }) input: CreateImagingStudyInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 

@@ -34,7 +34,10 @@ export class InteropResolver {
   @Mutation(() => SmartLaunchResult, {
     description: "Launch a SMART app for a patient (EHR launch): records the launch context and answers the app's launch URL",
   })
-  createSmartLaunch(@Arg('input') input: CreateSmartLaunchInput, @Ctx() ctx: SubgraphContext) {
+  createSmartLaunch(
+    @Arg('input', { description: 'The SMART app to launch and its context' }) input: CreateSmartLaunchInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.createLaunch(ctx, input);
   }
 

@@ -36,7 +36,10 @@ export class LabOrderResolver {
   private readonly service = new LabService();
 
   @Mutation(() => LabOrder, { description: 'Order a lab test for a patient (clinicians of its organization)' })
-  createLabOrder(@Arg('input') input: CreateLabOrderInput, @Ctx() ctx: SubgraphContext) {
+  createLabOrder(
+    @Arg('input', { description: 'The fields of the new lab order' }) input: CreateLabOrderInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -51,12 +54,20 @@ export class LabOrderResolver {
   }
 
   @Mutation(() => LabOrder, { description: 'Change the test, priority or notes of an order not yet in progress' })
-  updateLabOrder(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateLabOrderInput, @Ctx() ctx: SubgraphContext) {
+  updateLabOrder(
+    @Arg('id', () => ID, { description: 'The lab order' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateLabOrderInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => LabOrder, { description: 'Cancel an order that has no final results' })
-  cancelLabOrder(@Arg('id', () => ID) id: string, @Args() args: CancelLabOrderArgs, @Ctx() ctx: SubgraphContext) {
+  cancelLabOrder(
+    @Arg('id', () => ID, { description: 'The lab order' }) id: string,
+    @Args() args: CancelLabOrderArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.cancel(ctx, id, args.reason);
   }
 
@@ -105,7 +116,11 @@ export class LabResultResolver {
   }
 
   @Mutation(() => LabResult, { description: 'A clinician reviews a result (critical results wait for this)' })
-  reviewLabResult(@Arg('id', () => ID) id: string, @Args() args: ReviewLabResultArgs, @Ctx() ctx: SubgraphContext) {
+  reviewLabResult(
+    @Arg('id', () => ID, { description: 'The lab result' }) id: string,
+    @Args() args: ReviewLabResultArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.review(ctx, id, args.note);
   }
 }

@@ -9,7 +9,10 @@ export class ObservationResolver {
   private readonly service = new ObservationService();
 
   @Mutation(() => Observation, { description: 'Record an observation (LOINC-coded) about a patient (clinicians of its organization)' })
-  createObservation(@Arg('input') input: CreateObservationInput, @Ctx() ctx: SubgraphContext) {
+  createObservation(
+    @Arg('input', { description: 'The fields of the new observation' }) input: CreateObservationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -26,12 +29,16 @@ export class ObservationResolver {
   }
 
   @Mutation(() => Observation, { description: 'Change an observation or its status; changing a final one amends it' })
-  updateObservation(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateObservationInput, @Ctx() ctx: SubgraphContext) {
+  updateObservation(
+    @Arg('id', () => ID, { description: 'The observation' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateObservationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Observation, { description: 'Mark an observation entered in error: kept, hidden from lists and reads' })
-  deleteObservation(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteObservation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

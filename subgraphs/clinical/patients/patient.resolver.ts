@@ -11,7 +11,7 @@ export class PatientResolver {
   private readonly service = new PatientService();
 
   @Mutation(() => Patient, { description: 'Create a patient profile' })
-  createPatient(@Arg('input') input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
+  createPatient(@Arg('input', { description: 'The fields of the new patient' }) input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
 
@@ -38,13 +38,17 @@ export class PatientResolver {
   }
 
   @Query(() => PatientPage, { description: 'Patients registered with an organization' })
-  organizationPatients(@Arg('organizationId', () => ID) organizationId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  organizationPatients(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
   @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
   registerOrganizationPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: PatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -64,7 +68,7 @@ export class PatientResolver {
 
   @Query(() => PatientPage, { description: 'Find patients of an organization by medical record number' })
   searchOrganizationPatients(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: PatientSearchArgs,
     @Ctx() ctx: SubgraphContext,
   ) {

@@ -36,7 +36,10 @@ export class ServiceRequestResolver {
   @Mutation(() => ServiceRequest, {
     description: 'Request a service for a patient: a test, an examination, a procedure, a referral (clinicians of its organization)',
   })
-  createServiceRequest(@Arg('input') input: CreateServiceRequestInput, @Ctx() ctx: SubgraphContext) {
+  createServiceRequest(
+    @Arg('input', { description: 'The fields of the new service request' }) input: CreateServiceRequestInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 

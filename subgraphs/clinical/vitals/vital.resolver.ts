@@ -46,12 +46,16 @@ export class VitalResolver {
   }
 
   @Mutation(() => Vital, { description: 'Correct a vital sign record; it becomes amended' })
-  updateVital(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateVitalInput, @Ctx() ctx: SubgraphContext) {
+  updateVital(
+    @Arg('id', () => ID, { description: 'The vital signs record' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateVitalInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Vital, { description: 'Mark a vital sign record entered in error: kept, hidden from lists and reads' })
-  deleteVital(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteVital(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }
