@@ -22,12 +22,20 @@ export class RoomResolver {
   private readonly admissionService = new AdmissionService();
 
   @Mutation(() => Room, { description: 'Create a room or ward (rooms:write)' })
-  createRoom(@Arg('organizationId', () => ID) organizationId: string, @Arg('input') input: CreateRoomInput, @Ctx() ctx: SubgraphContext) {
+  createRoom(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('input', { description: 'The fields of the new room' }) input: CreateRoomInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, organizationId, input);
   }
 
   @Query(() => RoomPage, { description: "An organization's rooms, by name (every member)" })
-  organizationRooms(@Arg('organizationId', () => ID) organizationId: string, @Args() args: RoomListArgs, @Ctx() ctx: SubgraphContext) {
+  organizationRooms(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: RoomListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.list(ctx, organizationId, args);
   }
 
@@ -42,9 +50,9 @@ export class RoomResolver {
 
   @Mutation(() => Room, { description: 'Change a room: name, type, capacity (not below its patients), status, ...' })
   updateRoom(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateRoomInput,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The room' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateRoomInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.update(ctx, organizationId, id, input);
@@ -76,7 +84,7 @@ export class AdmissionResolver {
 
   @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
   admitPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: AdmitPatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -85,7 +93,7 @@ export class AdmissionResolver {
 
   @Query(() => AdmissionPage, { description: "An organization's admissions, newest first (admissions:read)" })
   organizationAdmissions(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: AdmissionListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -103,8 +111,8 @@ export class AdmissionResolver {
 
   @Mutation(() => Admission, { description: 'Discharge an admitted patient' })
   dischargeAdmission(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
     @Arg('input') input: DischargeInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -113,8 +121,8 @@ export class AdmissionResolver {
 
   @Mutation(() => Admission, { description: 'Move an admitted patient to another room with a free bed' })
   transferAdmission(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
     @Arg('input') input: TransferInput,
     @Ctx() ctx: SubgraphContext,
   ) {

@@ -17,7 +17,10 @@ export class OrganizationResolver {
   private readonly service = new OrganizationService();
 
   @Mutation(() => Organization, { description: 'Create an organization; the caller becomes its ORG:ADMIN' })
-  createOrganization(@Arg('input') input: CreateOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  createOrganization(
+    @Arg('input', { description: 'The fields of the new organization' }) input: CreateOrganizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 

@@ -52,7 +52,7 @@ export class AppointmentResolver {
 
   @Mutation(() => Appointment, { description: 'Move an appointment to a status (staff); 409 when the move is not allowed' })
   updateAppointmentStatus(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('status', () => AppointmentStatus) status: AppointmentStatus,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
@@ -62,7 +62,7 @@ export class AppointmentResolver {
 
   @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
   cancelAppointment(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -70,7 +70,11 @@ export class AppointmentResolver {
   }
 
   @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
-  rescheduleAppointment(@Arg('id', () => ID) id: string, @Arg('input') input: RescheduleAppointmentInput, @Ctx() ctx: SubgraphContext) {
+  rescheduleAppointment(
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
+    @Arg('input') input: RescheduleAppointmentInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.reschedule(ctx, id, input);
   }
 
@@ -106,7 +110,10 @@ export class AppointmentRequestResolver {
   private readonly appointments = new AppointmentService();
 
   @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
-  createAppointmentRequest(@Arg('input') input: CreateAppointmentRequestInput, @Ctx() ctx: SubgraphContext) {
+  createAppointmentRequest(
+    @Arg('input', { description: 'The fields of the new appointment request' }) input: CreateAppointmentRequestInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -128,10 +135,10 @@ export class AppointmentRequestResolver {
     description: 'Book the appointment a request asks for (or at the time and resource given) and approve it',
   })
   approveAppointmentRequest(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment request' }) id: string,
     @Arg('startTime', () => Date, { nullable: true }) startTime: Date | null,
     @Arg('endTime', () => Date, { nullable: true }) endTime: Date | null,
-    @Arg('resourceId', () => ID, { nullable: true }) resourceId: string | null,
+    @Arg('resourceId', () => ID, { nullable: true, description: 'The resource' }) resourceId: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.approve(ctx, id, { startTime, endTime, resourceId });

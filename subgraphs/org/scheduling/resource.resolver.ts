@@ -40,7 +40,10 @@ export class ResourceResolver {
   }
 
   @Mutation(() => SchedulableResource, { description: 'Create a schedulable resource (scheduling:write)' })
-  createResource(@Arg('input') input: CreateResourceInput, @Ctx() ctx: SubgraphContext) {
+  createResource(
+    @Arg('input', { description: 'The fields of the new schedulable resource' }) input: CreateResourceInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -54,7 +57,7 @@ export class ResourceResolver {
   }
 
   @Mutation(() => SchedulableResource, { description: 'Delete a resource and its schedules; 409 while appointments are to come' })
-  deleteResource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteResource(@Arg('id', () => ID, { description: 'The schedulable resource' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 
@@ -78,7 +81,11 @@ export class ScheduleResolver {
 
   @Public()
   @Query(() => SchedulePage, { description: "A resource's schedules" })
-  resourceSchedules(@Arg('resourceId', () => ID) resourceId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  resourceSchedules(
+    @Arg('resourceId', () => ID, { description: 'The resource' }) resourceId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForResource(ctx, resourceId, args);
   }
 
@@ -89,7 +96,7 @@ export class ScheduleResolver {
   }
 
   @Mutation(() => Schedule, { description: 'Add working hours to a resource (scheduling:write); 409 when they overlap others' })
-  createSchedule(@Arg('input') input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
+  createSchedule(@Arg('input', { description: 'The fields of the new schedule' }) input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
 
