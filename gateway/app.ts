@@ -14,6 +14,7 @@ import { uploadRouter } from '../rest-adapter/upload';
 import { authenticate, type Authenticator } from './authenticate';
 import { explorerAssets, explorerPage } from './explorer';
 import { crossOrigin } from './cors';
+import { trustedDocumentsGuard } from './trusted-documents';
 import { checkSource } from './limits';
 import type { Gateway } from './server';
 
@@ -169,7 +170,8 @@ function graphqlHttp(reject: Reject, maxDepth: number, explorer?: RequestHandler
       return reject(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /graphql; use POST, or GET for queries`));
     }
     const source: unknown = req.method === 'GET' ? req.query.query : req.body?.query;
-    if (req.method === 'GET' && source === undefined) {
+    // A GET with only `extensions` is a persisted query sent by its hash (APQ or a trusted document).
+    if (req.method === 'GET' && source === undefined && req.query.extensions === undefined) {
       if (explorer && req.accepts(GRAPHQL_ACCEPTS) === 'text/html') return explorer(req, res, next);
       return reject(res, errors.invalidField('query', 'is required: send ?query= with a query, or POST the operation as JSON'));
     }
@@ -212,19 +214,26 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   const rejectRest: Reject = (res, e) => sendGraphQLError(res, e);
   const rejectGraphQL: Reject = (res, e) => {
     applyRateLimitHeaders(res, e.extensions);
-    res.status(ERROR_STATUS[e.code]).json({ errors: [{ message: e.message, extensions: { code: e.code } }] });
+    const { http: _http, ...extensions } = e.extensions as Record<string, unknown>;
+    res.status(ERROR_STATUS[e.code]).json({ errors: [{ message: e.message, extensions: { ...extensions, code: e.code } }] });
   };
 
   app.use(parts.ops);
   if (parts.standards) app.use(parts.standards);
   app.use(parts.webhooks, bodyErrors(rejectRest));
   if (cfg.GRAPHQL_EXPLORER) app.use(explorerAssets());
+  // The public schema as SDL (schema/public.graphql), for code generators and editors: the published contract, like
+  // the OpenAPI document, served whether or not introspection is on.
+  app.get('/graphql/schema.graphql', (_req, res) => {
+    res.type('text/plain; charset=utf-8').send(parts.gateway.publicSdl);
+  });
   app.use(
     '/graphql',
     jsonBody(cfg.BODY_LIMIT_BYTES, rejectGraphQL),
     bodyErrors(rejectGraphQL),
     authenticate(parts.identity, rejectGraphQL),
     graphqlHttp(rejectGraphQL, cfg.GRAPHQL_MAX_DEPTH, cfg.GRAPHQL_EXPLORER ? explorerPage(cfg.GRAPHQL_INTROSPECTION) : undefined),
+    ...(parts.gateway.trusted ? [trustedDocumentsGuard(parts.gateway.trusted, rejectGraphQL)] : []),
     expressMiddleware(parts.gateway.server, { context: async ({ req }) => contextOf(req) }),
   );
   // File uploads stream their bodies to storage: they come before JSON parsing, with their own authentication.

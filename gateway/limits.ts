@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
+import { errors } from '../shared/errors';
 import { operationCost } from '../shared/graphql-limits';
 import type { GatewayContext } from './context';
 
@@ -22,9 +23,14 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin<GatewayCont
             throw new GraphQLError(err.message, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
           }
           if (cost > maxCost) {
-            throw new GraphQLError(`Query cost ${cost} exceeds the maximum of ${maxCost}; ask for fewer items or fields`, {
-              extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } },
-            });
+            const error = errors.queryTooComplex(
+              `Query cost ${cost} exceeds the maximum of ${maxCost}; ask for fewer items or fields`,
+              'cost',
+              maxCost,
+              cost,
+            );
+            Object.assign(error.extensions, { http: { status: 400 } });
+            throw error;
           }
         },
       };

@@ -64,6 +64,11 @@ const schema = z.object({
   GRAPHQL_EXPLORER: bool.optional(),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(5000),
+  /**
+   * Trusted-documents mode (production): the path of a persisted query manifest (Apollo's format). `/graphql` then
+   * runs only the documents it lists, sent by id or in full; unset: any valid operation, with automatic persisted queries.
+   */
+  GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   /** Largest accepted JSON request body, in bytes. */
   BODY_LIMIT_BYTES: z.coerce
     .number()

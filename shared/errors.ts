@@ -20,6 +20,19 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   /** An upstream service the platform called did not answer in time. */
   GATEWAY_TIMEOUT: 504,
+  /** A GraphQL operation costs more than the limit, or uses too many aliases or tokens: `extensions.limit`, `.actual`. */
+  QUERY_TOO_COMPLEX: 400,
+  /** A GraphQL operation nests selections deeper than the limit: `extensions.limit`, `.actual`. */
+  QUERY_TOO_DEEP: 400,
+  /**
+   * Automatic persisted queries: the hash sent alone is not known here; send it again with the query. Answered with
+   * HTTP 200, as the APQ protocol does, so a client's persisted-query link retries.
+   */
+  PERSISTED_QUERY_NOT_FOUND: 200,
+  /** Trusted-documents mode: the persisted operation id sent is not in the server's manifest. */
+  PERSISTED_QUERY_NOT_IN_LIST: 400,
+  /** Trusted-documents mode: a query sent in full that is not one of the manifest's documents. */
+  QUERY_NOT_IN_SAFELIST: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -29,6 +42,16 @@ export interface FieldIssue {
   field: string;
   message: string;
 }
+
+/**
+ * Why a CONFLICT, in `extensions.reason`, for a client to branch on:
+ * - ILLEGAL_TRANSITION: a state machine refused the action (`extensions.from`: the current state, `.action`);
+ * - DUPLICATE: a record with these values already exists (a unique rule or index);
+ * - STALE_VERSION: `expectedVersion` differs from the record's (`extensions.currentVersion`): reload and retry;
+ * - BUSINESS_RULE: any other rule of the record's current state (stock, capacity, last administrator ...).
+ */
+export const CONFLICT_REASONS = ['ILLEGAL_TRANSITION', 'DUPLICATE', 'STALE_VERSION', 'BUSINESS_RULE'] as const;
+export type ConflictReason = (typeof CONFLICT_REASONS)[number];
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, code);
@@ -57,7 +80,22 @@ export const errors = {
   unauthorized: (message = 'Authentication required') => new AppError('UNAUTHORIZED', message),
   forbidden: (message = 'You do not have permission to do this') => new AppError('FORBIDDEN', message),
   notFound: (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`),
-  conflict: (message: string) => new AppError('CONFLICT', message),
+  conflict: (message: string, reason: ConflictReason = 'BUSINESS_RULE', extra?: Record<string, unknown>) =>
+    new AppError('CONFLICT', message, undefined, { reason, ...extra }),
+  /** A state machine refused `action` from state `from` (shared/state-machine.ts raises it). */
+  illegalTransition: (message: string, from: string, action: string) => errors.conflict(message, 'ILLEGAL_TRANSITION', { from, action }),
+  /** A record with these values already exists. */
+  duplicate: (message: string) => errors.conflict(message, 'DUPLICATE'),
+  /** An update named the version it read (`expectedVersion`) and the record has moved on since. */
+  staleVersion: (what: string, currentVersion: number, expectedVersion: number) =>
+    errors.conflict(`The ${what} is at version ${currentVersion}, not ${expectedVersion}; reload it and try again`, 'STALE_VERSION', {
+      currentVersion,
+    }),
+  /** A GraphQL operation over a complexity limit (`measure`: cost, aliases or tokens). */
+  queryTooComplex: (message: string, measure: 'cost' | 'aliases' | 'tokens', limit: number, actual: number) =>
+    new AppError('QUERY_TOO_COMPLEX', message, undefined, { measure, limit, actual }),
+  /** A GraphQL operation nested deeper than the limit. */
+  queryTooDeep: (message: string, limit: number, actual: number) => new AppError('QUERY_TOO_DEEP', message, undefined, { limit, actual }),
   serviceUnavailable: (message: string) => new AppError('SERVICE_UNAVAILABLE', message),
   /** A subgraph did not answer (split mode: its process is down or restarting); the client may retry shortly. */
   subgraphUnavailable: (subgraph: string, writeMayHaveHappened = false) =>
@@ -149,7 +187,7 @@ export function toPublicError(error: GraphQLError, log: (err: unknown, msg: stri
   const code = error.extensions?.code;
   if (isErrorCode(code)) return { ...base, extensions: stripInternal(error.extensions) };
   if (isUniqueViolation(original)) {
-    return { ...base, message: 'A record with these values already exists', extensions: { code: 'CONFLICT' } };
+    return { ...base, message: 'A record with these values already exists', extensions: { code: 'CONFLICT', reason: 'DUPLICATE' } };
   }
   // A value PostgreSQL refused (SQLSTATE class 22, data exception): input no check caught, so still the caller's
   // fault, never a 500. Logged: each of these is a missing validation to write.

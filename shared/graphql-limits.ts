@@ -11,7 +11,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { AppError } from './errors';
+import { errors, type AppError } from './errors';
 import { DEFAULT_PAGE_SIZE } from './model';
 
 /**
@@ -39,11 +39,13 @@ export function checkSource(source: string, maxDepth: number): AppError | undefi
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (++tokens > MAX_TOKENS) {
-        return new AppError('VALIDATION_ERROR', `Operation has more than ${MAX_TOKENS} tokens; send a smaller one`);
+        return errors.queryTooComplex(`Operation has more than ${MAX_TOKENS} tokens; send a smaller one`, 'tokens', MAX_TOKENS, tokens);
       }
       if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L) nesting++;
       else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R) nesting--;
-      if (nesting > MAX_NESTING) return new AppError('VALIDATION_ERROR', depthError(maxDepth));
+      // Brackets and braces nested this far hold at least this many levels of selections (the outermost is the
+      // operation's own): the source is refused before it reaches the recursive parser.
+      if (nesting > MAX_NESTING) return errors.queryTooDeep(depthError(maxDepth), maxDepth, nesting - 1);
     }
   } catch {
     return undefined;
@@ -52,30 +54,28 @@ export function checkSource(source: string, maxDepth: number): AppError | undefi
 }
 
 /**
- * Selection depth as a validation rule, computed before the other rules run so its error comes first. It stops
- * counting one level past the limit, follows each fragment once (a cycle is NoFragmentCycles' error, not a stack
- * overflow) and skips unknown fragments (KnownFragmentNames reports them).
+ * Selection depth as a validation rule, computed before the other rules run so its error comes first. Each fragment
+ * is measured once (a cycle is NoFragmentCycles' error, not a stack overflow) and unknown fragments are skipped
+ * (KnownFragmentNames reports them). The error is QUERY_TOO_DEEP with `limit` and `actual` in its extensions; the
+ * source was already bounded by `checkSource`, so measuring it whole is cheap.
  */
 export function depthRule(maxDepth: number): ValidationRule {
   return (context) => {
     const definitions = context.getDocument().definitions;
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    const over = maxDepth + 1;
     const fragmentDepths = new Map<string, number>();
-    // Depth below a selection set, capped at `over`; `room` is how many more levels of fields are allowed.
-    const depthOf = (set: SelectionSetNode, room: number): number => {
+    const depthOf = (set: SelectionSetNode): number => {
       let deepest = 0;
       for (const s of set.selections) {
         if (s.kind === Kind.FIELD) {
           if (!s.selectionSet || s.name.value.startsWith('__')) continue;
-          deepest = Math.max(deepest, room === 0 ? over : 1 + depthOf(s.selectionSet, room - 1));
+          deepest = Math.max(deepest, 1 + depthOf(s.selectionSet));
         } else if (s.kind === Kind.INLINE_FRAGMENT) {
-          deepest = Math.max(deepest, depthOf(s.selectionSet, room));
+          deepest = Math.max(deepest, depthOf(s.selectionSet));
         } else {
           deepest = Math.max(deepest, fragmentDepth(s.name.value));
         }
-        if (deepest >= over) return over;
       }
       return deepest;
     };
@@ -85,13 +85,20 @@ export function depthRule(maxDepth: number): ValidationRule {
       const known = fragmentDepths.get(name);
       if (known !== undefined) return known;
       fragmentDepths.set(name, 0);
-      const depth = depthOf(fragment.selectionSet, maxDepth);
+      const depth = depthOf(fragment.selectionSet);
       fragmentDepths.set(name, depth);
       return depth;
     };
     for (const d of definitions) {
-      if (d.kind === Kind.OPERATION_DEFINITION && depthOf(d.selectionSet, maxDepth) > maxDepth) {
-        context.reportError(new GraphQLError(depthError(maxDepth, d.name?.value), { nodes: d }));
+      if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+      const actual = depthOf(d.selectionSet);
+      if (actual > maxDepth) {
+        context.reportError(
+          new GraphQLError(depthError(maxDepth, d.name?.value), {
+            nodes: d,
+            extensions: { code: 'QUERY_TOO_DEEP', limit: maxDepth, actual },
+          }),
+        );
       }
     }
     return {};
@@ -136,18 +143,23 @@ export function operationCost(
   });
 }
 
-/** Refuses an operation with more than MAX_ALIASES aliases in its document. */
+/** Refuses an operation with more than MAX_ALIASES aliases in its document (QUERY_TOO_COMPLEX, `limit`, `actual`). */
 export function aliasRule(maxAliases = MAX_ALIASES): ValidationRule {
   return (context) => {
     let aliases = 0;
-    let reported = false;
     return {
       Field(node) {
-        if (!node.alias || reported) return;
-        if (++aliases > maxAliases) {
-          reported = true;
-          context.reportError(new GraphQLError(`Operation uses more than ${maxAliases} aliases; ask for fewer`, { nodes: node }));
-        }
+        if (node.alias) aliases++;
+      },
+      Document: {
+        leave() {
+          if (aliases <= maxAliases) return;
+          context.reportError(
+            new GraphQLError(`Operation uses more than ${maxAliases} aliases; ask for fewer`, {
+              extensions: { code: 'QUERY_TOO_COMPLEX', measure: 'aliases', limit: maxAliases, actual: aliases },
+            }),
+          );
+        },
       },
     };
   };

@@ -50,16 +50,16 @@ export interface PageResult<T> {
 export function PageOf<T extends object>(item: ClassType<T>) {
   @ObjectType()
   abstract class Page implements PageResult<T> {
-    @Field(() => [item])
+    @Field(() => [item], { description: 'The items of this page, at most `limit`' })
     items!: T[];
 
     @Field(() => Int, { description: 'Total number of items across all pages' })
     total!: number;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: "This page's number, from 1" })
     page!: number;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: 'Most items per page' })
     limit!: number;
   }
   return Page;
@@ -155,7 +155,7 @@ export function changedKeys<T extends object>(record: T, patch: Partial<T>): (ke
 }
 
 /** The answer of an action that returns no record (logout, password reset, ...). */
-@ObjectType()
+@ObjectType({ description: 'The outcome of an action that returns no record' })
 export class ActionResult {
   @Field(() => Boolean)
   success!: boolean;

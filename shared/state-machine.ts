@@ -35,7 +35,11 @@ export function stateMachine<S extends string, A extends string>(
       const t = transitions[action];
       if (!t.from.includes(current)) {
         const article = /^[aeiou]/i.test(name) ? 'an' : 'a';
-        throw errors.conflict(`Cannot ${action.replace(/_/g, ' ')} ${article} ${name} that is ${current.replace(/_/g, ' ')}`);
+        throw errors.illegalTransition(
+          `Cannot ${action.replace(/_/g, ' ')} ${article} ${name} that is ${current.replace(/_/g, ' ')}`,
+          current,
+          action,
+        );
       }
       return t.to;
     },

@@ -5,7 +5,7 @@ import { validate as classValidate } from 'class-validator';
 import DataLoader from 'dataloader';
 import type { Constructor } from '@mikro-orm/core';
 import type { Migration } from '@mikro-orm/migrations';
-import type { GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import { gql } from 'graphql-tag';
 import { buildSchema, createResolversMap, type NonEmptyArray, type ResolverData } from 'type-graphql';
 import type { ReferenceResolver, RequestMeta, SubgraphContext } from './context';
@@ -90,7 +90,7 @@ export function defineSubgraph(spec: {
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", ' +
-  'import: ["@key", "@shareable", "@external", "@requires", "@provides"])';
+  'import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 /**
  * Input and argument objects are checked with their class-validator decorators; failures name every field. An
@@ -110,6 +110,16 @@ async function validateInput(value: unknown, _type: unknown, data: ResolverData<
   }
 }
 
+/** A page type (`PageOf(X)`) that its module left undescribed says what it holds. */
+function describePages(schema: GraphQLSchema): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.description || !type.name.endsWith('Page')) continue;
+    const fields = type.getFields();
+    if (!fields.items || !fields.total || !fields.page || !fields.limit) continue;
+    type.description = `A page of ${getNamedType(fields.items.type).name} records: \`items\`, the \`total\` across all pages, this \`page\` and its \`limit\``;
+  }
+}
+
 /** Builds the federated schema of a subgraph from its type-graphql resolvers. */
 export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSchema> {
   const schema = await buildSchema({
@@ -118,6 +128,7 @@ export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSch
     skipCheck: true,
     validateFn: validateInput,
   });
+  describePages(schema);
   const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
   for (const [typeName, resolve] of Object.entries(def.references)) {
     resolvers[typeName] = { ...resolvers[typeName], __resolveReference: resolve };

@@ -242,22 +242,21 @@ describe('audio upload', () => {
     expect((await streamed(c.doctor.token, `/api/sessions/recordings/${rec.id}/audio`, 16, 4096)).status).toBe(200);
   });
 
-  it('refuses a completion that names no stored upload (GraphQL callers cannot forge one)', async () => {
+  it('keeps the upload steps to the REST path: GraphQL callers cannot reserve or complete audio (internal fields)', async () => {
     const rec = await startRecording();
     const complete = `mutation($id: ID!, $key: String!) { completeRecordingAudio(id: $id, key: $key, contentType: "audio/wav", sizeBytes: 10, checksumSha256: "${'0'.repeat(64)}") { id status } }`;
-    const other = await c.doctor.api.graphql(complete, { id: rec.id, key: `recordings/${randomUUID()}/${randomUUID()}` });
-    expect(other.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const forged = await c.doctor.api.graphql(complete, { id: rec.id, key: `recordings/${randomUUID()}/${randomUUID()}` });
+    expect(forged.status).toBe(400);
+    expect(forged.body.errors[0]).toMatchObject({
+      message: expect.stringContaining('Cannot query field "completeRecordingAudio"'),
+      extensions: { code: 'VALIDATION_ERROR' },
+    });
     const reserved = await c.doctor.api.graphql(
       'mutation($id: ID!) { reserveRecordingAudio(id: $id, contentType: "audio/wav", declaredBytes: 10) { key maxBytes } }',
       { id: rec.id },
     );
-    expect(reserved.body.data.reserveRecordingAudio).toEqual({
-      key: expect.stringMatching(new RegExp(`^recordings/${rec.id}/`)),
-      maxBytes: MAX_BYTES,
-    });
-    const nothing = await c.doctor.api.graphql(complete, { id: rec.id, key: reserved.body.data.reserveRecordingAudio.key });
-    expect(nothing.body.errors[0]).toMatchObject({
-      message: expect.stringContaining('no stored audio'),
+    expect(reserved.body.errors[0]).toMatchObject({
+      message: expect.stringContaining('Cannot query field "reserveRecordingAudio"'),
       extensions: { code: 'VALIDATION_ERROR' },
     });
     expect((await c.doctor.api.get(`/api/sessions/recordings/${rec.id}`)).body.data.status).toBe('recording');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeGraph } from '../gateway/composition';
+import { composeGraph, internalSupergraph } from '../gateway/composition';
 import { SUBGRAPHS } from '../subgraphs';
 import { SCHEMA_DIR } from '../shared/paths';
 
@@ -8,9 +8,20 @@ describe('supergraph composition', () => {
   it('matches the checked-in schema files (run `npm run compose` after changing a subgraph)', async () => {
     const graph = await composeGraph(SUBGRAPHS);
     expect(readFileSync(join(SCHEMA_DIR, 'supergraph.graphql'), 'utf8')).toBe(graph.supergraphSdl.trimEnd() + '\n');
+    expect(readFileSync(join(SCHEMA_DIR, 'public.graphql'), 'utf8')).toBe(graph.publicSdl.trimEnd() + '\n');
     for (const s of graph.subgraphs) {
       expect([s.name, readFileSync(join(SCHEMA_DIR, `${s.name}.graphql`), 'utf8')]).toEqual([s.name, s.sdl.trimEnd() + '\n']);
     }
+  });
+
+  it("keeps @inaccessible fields out of the public schema and in the adapters' supergraph", async () => {
+    const { supergraphSdl, publicSdl } = await composeGraph(SUBGRAPHS);
+    expect(supergraphSdl).toMatch(/fhirRead\([^]*?\): JSONObject @inaccessible/);
+    expect(publicSdl).not.toMatch(/fhirRead|join__|link__|_entities|_Service/);
+    const internal = internalSupergraph(supergraphSdl);
+    // Only the directive's definition is left; no field carries it.
+    expect(internal.match(/@inaccessible/g)).toHaveLength(1);
+    expect(internal).toMatch(/fhirRead/);
   });
 
   it('puts each entity with its owner and lets others refer to it by key', async () => {

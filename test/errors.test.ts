@@ -19,10 +19,10 @@ describe('toPublicError', () => {
     expect(logged).toContain(original);
   });
 
-  it('turns a unique violation the service did not foresee into CONFLICT', () => {
+  it('turns a unique violation the service did not foresee into CONFLICT, reason DUPLICATE', () => {
     const original = Object.assign(new Error('duplicate key'), { name: 'UniqueConstraintViolationException' });
     const out = toPublicError(new GraphQLError(original.message, { originalError: original }), log);
-    expect(out.extensions).toEqual({ code: 'CONFLICT' });
+    expect(out.extensions).toEqual({ code: 'CONFLICT', reason: 'DUPLICATE' });
     expect(out.message).not.toMatch(/duplicate key/);
   });
 });

@@ -126,20 +126,28 @@ describe('operations the request gets wrong', () => {
     const started = Date.now();
     const res = await user.api.graphql(`{ ${aliases} }`);
     expect(Date.now() - started).toBeLessThan(2000);
-    expectGraphQLError(res, 400, 'VALIDATION_ERROR', /more than 10000 tokens/);
+    expectGraphQLError(res, 400, 'QUERY_TOO_COMPLEX', /more than 10000 tokens/);
+    expect(res.body.errors[0].extensions).toMatchObject({ measure: 'tokens', limit: 10000, actual: 10001 });
   });
 
   it('answers a query 2,000 levels deep with the depth limit, as it does one 100 deep', async () => {
     const nested = (depth: number) => `{ ${'me { organizations { '.repeat(depth / 2)}id${' }'.repeat(depth)} }`;
     for (const depth of [100, 2000]) {
       const res = await user.api.graphql(nested(depth));
-      expectGraphQLError(res, 400, 'VALIDATION_ERROR', /exceeds maximum operation depth of 10/);
+      expectGraphQLError(res, 400, 'QUERY_TOO_DEEP', /exceeds maximum operation depth of 10/);
+      expect(res.body.errors[0].extensions).toMatchObject({ limit: 10, actual: expect.any(Number) });
+      expect(res.body.errors[0].extensions.actual).toBeGreaterThan(10);
     }
+    const eleven = await user.api.graphql(`{ ${'me { organizations { '.repeat(5)}me { id }${' }'.repeat(10)} }`);
+    expectGraphQLError(eleven, 400, 'QUERY_TOO_DEEP');
+    expect(eleven.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 10, actual: 11 });
     const lists = `query { organizations(search: ${'['.repeat(2000)}"x"${']'.repeat(2000)}) { total } }`;
-    expectGraphQLError(await user.api.graphql(lists), 400, 'VALIDATION_ERROR', /exceeds maximum operation depth/);
+    expectGraphQLError(await user.api.graphql(lists), 400, 'QUERY_TOO_DEEP', /exceeds maximum operation depth/);
     const fragments = Array.from({ length: 20 }, (_, i) => `fragment F${i} on User { organizations { user { ...F${i + 1} } } }`);
     const spread = `{ me { ...F0 } } ${fragments.join(' ')} fragment F20 on User { id }`;
-    expectGraphQLError(await user.api.graphql(spread), 400, 'VALIDATION_ERROR', /exceeds maximum operation depth of 10/);
+    const deepSpread = await user.api.graphql(spread);
+    expectGraphQLError(deepSpread, 400, 'QUERY_TOO_DEEP', /exceeds maximum operation depth of 10/);
+    expect(deepSpread.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 10, actual: 41 });
   });
 });
 
@@ -156,6 +164,7 @@ describe('limits that bound work, not only size', () => {
     const over = await user.api.graphql(query(101));
     expect(over.status).toBe(400);
     expect(over.body.errors[0].message).toMatch(/more than 100 aliases/);
+    expect(over.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'aliases', limit: 100, actual: 101 });
     const at = await user.api.graphql(query(100));
     expect(at.status).toBe(200);
   });

@@ -158,7 +158,7 @@ describe('POST /graphql', () => {
       const query = '{ organizationInvoices(organizationId: "%s") { items { patient { organization { id } } } } }';
       const res = await strict.api.as(doctor.token).graphql(query.replace('%s', orgId));
       expect(res.status).toBe(400);
-      expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+      expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 3, actual: 4 });
       expect(res.body.errors[0].message).toMatch(/exceeds maximum operation depth of 3/);
       const shallow = await strict.api.as(doctor.token).graphql('{ me { id } }');
       expect(shallow.body.errors).toBeUndefined();
@@ -176,7 +176,8 @@ describe('POST /graphql', () => {
     ).join(' ');
     const res = await doctor.api.graphql(`{ ${fields} }`);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', measure: 'cost', limit: 5000, actual: expect.any(Number) });
+    expect(res.body.errors[0].extensions.actual).toBeGreaterThan(5000);
     expect(res.body.errors[0].message).toMatch(/cost \d+ exceeds the maximum of 5000/);
   });
 

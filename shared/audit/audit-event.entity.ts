@@ -4,7 +4,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { BaseRecord } from '../model';
 
 /** Who read or changed which patient data, when and from where. Append-only. */
-@ObjectType('AuditEvent')
+@ObjectType('AuditEvent', { description: 'One entry of the audit trail: who did what to which record, when and from where' })
 @Entity({ tableName: 'audit_events' })
 @Index({ properties: ['resourceType', 'resourceId', 'createdAt'] })
 @Index({ properties: ['patientId', 'createdAt'] })

@@ -27,6 +27,7 @@ const STANDALONE = [
   // Its own CORS_ORIGINS (the origins of the pages it serves).
   'cors',
   'hl7-senders',
+  'graphql-clients',
   'queue-dashboard',
   'insurance',
   'interop',

@@ -63,7 +63,7 @@ export class ModelRegistryService {
       throw errors.invalidField('runtime', 'must be kserve_v2 or openai: built-in models ship with the platform');
     const endpoint = checkEndpoint(input.endpoint);
     if (await ctx.em.count(AiModel, { name: input.name, version: input.version })) {
-      throw errors.conflict(`Model ${input.name} ${input.version} is already registered; register a new version`);
+      throw errors.duplicate(`Model ${input.name} ${input.version} is already registered; register a new version`);
     }
     const model = ctx.em.create(AiModel, {
       name: input.name,

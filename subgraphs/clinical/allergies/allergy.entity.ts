@@ -13,13 +13,16 @@ export enum AllergyStatus {
   inactive = 'inactive',
   resolved = 'resolved',
 }
-registerEnumType(AllergyStatus, { name: 'AllergyStatus' });
+registerEnumType(AllergyStatus, {
+  name: 'AllergyStatus',
+  description: 'Whether an allergy or intolerance still holds (FHIR clinical status): active, inactive or resolved',
+});
 
 /** The key that makes two substances the same allergy: case and spacing do not count. */
 export const substanceKey = (substance: string) => substance.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** An allergy or intolerance of a patient (FHIR AllergyIntolerance-like). */
-@ObjectType('Allergy')
+@ObjectType('Allergy', { description: "An allergy or intolerance on a patient's record (FHIR AllergyIntolerance)" })
 @Entity({ tableName: 'allergies' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Unique({ properties: ['patientId', 'activeSubstanceKey'] })

@@ -24,22 +24,34 @@ export class AllergyResolver {
   private readonly service = new AllergyService();
 
   @Mutation(() => Allergy, { description: "Record a patient's allergy (clinicians of its organization, or the patient)" })
-  recordAllergy(@Arg('patientId', () => ID) patientId: string, @Arg('input') input: RecordAllergyInput, @Ctx() ctx: SubgraphContext) {
+  recordAllergy(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Arg('input') input: RecordAllergyInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.record(ctx, patientId, input);
   }
 
   @Query(() => AllergyPage, { description: "A patient's allergies, newest first" })
-  patientAllergies(@Arg('patientId', () => ID) patientId: string, @Args() args: AllergyListArgs, @Ctx() ctx: SubgraphContext) {
+  patientAllergies(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: AllergyListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => Allergy, { nullable: true })
-  allergy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Allergy, { nullable: true, description: 'An allergy or intolerance; NOT_FOUND when missing or not readable' })
+  allergy(@Arg('id', () => ID, { description: 'The allergy' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Allergy, { description: 'Correct an allergy or change its status' })
-  updateAllergy(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateAllergyInput, @Ctx() ctx: SubgraphContext) {
+  updateAllergy(
+    @Arg('id', () => ID, { description: 'The allergy' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateAllergyInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 }

@@ -75,7 +75,7 @@ export class AllergyService {
   /** One active allergy per substance and patient, whatever the letter case. */
   private async checkDuplicate(ctx: SubgraphContext, patientId: string, key: string | null, substance: string): Promise<void> {
     if (key && (await ctx.em.count(Allergy, { patientId, activeSubstanceKey: key }))) {
-      throw errors.conflict(`An active allergy to ${substance} is already recorded for this patient`);
+      throw errors.duplicate(`An active allergy to ${substance} is already recorded for this patient`);
     }
   }
 }

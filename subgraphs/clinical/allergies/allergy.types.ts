@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
 import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_TYPES, Allergy, AllergyStatus } from './allergy.entity';
 
-@InputType()
+@InputType({ description: 'The allergy or intolerance to record' })
 export class RecordAllergyInput {
   @Field({ description: 'What the patient reacts to; one active allergy per substance (any letter case)' })
   @IsText(200)
@@ -42,7 +42,7 @@ export class RecordAllergyInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared. */
-@InputType()
+@InputType({ description: 'The fields of an allergy to change; those left out stay' })
 export class UpdateAllergyInput {
   @Field({ nullable: true })
   @IsText(200)

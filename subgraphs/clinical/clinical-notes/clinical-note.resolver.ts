@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { byIds, PageArgs } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -137,6 +137,7 @@ export class DictationResolver {
     return this.service.addText(ctx, args);
   }
 
+  @Directive('@inaccessible')
   @Mutation(() => UploadReservation, {
     description: 'For the REST upload path: may an audio segment be added, where does it go, how large may it be',
   })
@@ -148,6 +149,7 @@ export class DictationResolver {
     return this.service.reserveAudio(ctx, id, args);
   }
 
+  @Directive('@inaccessible')
   @Mutation(() => DictationSegment, {
     description: 'For the REST upload path: add the audio segment it stored; it is transcribed like any recording',
   })

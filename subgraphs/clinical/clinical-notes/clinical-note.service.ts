@@ -109,7 +109,7 @@ export class ClinicalNoteService {
     return lockedChange(ctx, ClinicalNote, found.id, (tx, note) => {
       NOTE.next(note.status, 'edit');
       if (expectedVersion !== undefined && expectedVersion !== null && expectedVersion !== note.version) {
-        throw errors.conflict(`The note is at version ${note.version}, not ${expectedVersion}; reload it and try again`);
+        throw errors.staleVersion('note', note.version, expectedVersion);
       }
       const changed = changedKeys(note, patch);
       if (!changed.length) return;

@@ -17,7 +17,7 @@ export const ENCOUNTER_TYPES = [
 ] as const;
 
 /** A note of an encounter with a patient. Never hard-deleted: deletion is recorded, and every change is a version. */
-@ObjectType('ClinicalRecord')
+@ObjectType('ClinicalRecord', { description: 'A clinical record of an encounter (complaint, findings, notes), kept with every version' })
 @Entity({ tableName: 'clinical_records' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class ClinicalRecord extends PatientRecord {
@@ -52,7 +52,7 @@ export class ClinicalRecord extends PatientRecord {
 }
 
 /** One version of a clinical record, as it was after a change. */
-@ObjectType('ClinicalRecordVersion')
+@ObjectType('ClinicalRecordVersion', { description: 'One version of a clinical record: its snapshot, the change and who made it' })
 @Entity({ tableName: 'clinical_record_versions' })
 @Unique({ properties: ['recordId', 'version'] })
 export class ClinicalRecordVersion extends BaseRecord {

@@ -28,7 +28,10 @@ export class ClinicalRecordResolver {
   private readonly service = new ClinicalRecordService();
 
   @Mutation(() => ClinicalRecord, { description: 'Record an encounter with a patient (clinicians of its organization)' })
-  createClinicalRecord(@Arg('input') input: CreateClinicalRecordInput, @Ctx() ctx: SubgraphContext) {
+  createClinicalRecord(
+    @Arg('input', { description: 'The fields of the new clinical record' }) input: CreateClinicalRecordInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -37,23 +40,34 @@ export class ClinicalRecordResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => ClinicalRecordPage)
-  patientClinicalRecords(@Arg('patientId', () => ID) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ClinicalRecordPage, { description: "A patient's clinical records, newest first, under the clinical access rules" })
+  patientClinicalRecords(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => ClinicalRecord, { nullable: true })
-  clinicalRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ClinicalRecord, {
+    nullable: true,
+    description: 'A clinical record (an encounter note) with its versions; NOT_FOUND when missing, deleted or not readable',
+  })
+  clinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => ClinicalRecord, { description: 'Change a record; the previous text stays as a version' })
-  updateClinicalRecord(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateClinicalRecordInput, @Ctx() ctx: SubgraphContext) {
+  updateClinicalRecord(
+    @Arg('id', () => ID, { description: 'The clinical record' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateClinicalRecordInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => ClinicalRecord, { description: 'Delete a record: hidden from lists and reads, kept with its versions' })
-  deleteClinicalRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteClinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

@@ -70,7 +70,7 @@ export class ClinicalRecordService {
     const record = await writableRow(ctx, ClinicalRecord, id, WHAT, { hidden: deleted });
     const { expectedVersion, ...fields } = input;
     if (expectedVersion !== undefined && expectedVersion !== record.version) {
-      throw errors.conflict(`The record is at version ${record.version}, not ${expectedVersion}; reload it and try again`);
+      throw errors.staleVersion('record', record.version, expectedVersion);
     }
     const patch = patchFrom(fields, ['encounterType']);
     const changed = changedKeys(record, patch);

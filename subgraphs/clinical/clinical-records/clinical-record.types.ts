@@ -5,7 +5,7 @@ import { IsOneOf, IsText } from '../../../shared/validation';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
 import { ClinicalRecord, ENCOUNTER_TYPES } from './clinical-record.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new clinical record' })
 export class CreateClinicalRecordInput {
   @Field(() => ID)
   patientId!: string;
@@ -23,7 +23,7 @@ export class CreateClinicalRecordInput {
   notes?: string;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a clinical record to change; those left out stay' })
 export class UpdateClinicalRecordInput {
   @Field({ nullable: true })
   @IsOneOf(ENCOUNTER_TYPES)

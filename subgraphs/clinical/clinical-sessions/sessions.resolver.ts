@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { byIds } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -58,6 +58,7 @@ export class RecordingResolver {
     return this.service.get(ctx, id);
   }
 
+  @Directive('@inaccessible')
   @Mutation(() => UploadReservation, {
     description:
       'For the REST upload path: may audio be uploaded to this recording now, where does it go, how large may it be (415 type, 413 size)',
@@ -70,6 +71,7 @@ export class RecordingResolver {
     return this.service.reserveAudio(ctx, id, args);
   }
 
+  @Directive('@inaccessible')
   @Mutation(() => Recording, {
     description: 'For the REST upload path: record the audio it stored (type, size, SHA-256); the recording becomes uploaded',
   })

@@ -69,7 +69,7 @@ export class TranscriptService {
         throw errors.conflict(`Only a ready recording can be transcribed; this one is ${recording.status}`);
       }
       const existing = await tx.em.findOne(Transcript, { recordingId: recording.id, status: { $ne: TranscriptStatus.failed } });
-      if (existing) throw errors.conflict(`The recording already has a ${existing.status} transcript (${existing.id})`);
+      if (existing) throw errors.duplicate(`The recording already has a ${existing.status} transcript (${existing.id})`);
       transcript = requestTranscript(tx, recording, input.language ?? null);
     });
     return transcript;

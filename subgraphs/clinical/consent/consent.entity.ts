@@ -8,7 +8,10 @@ export enum ConsentStatus {
   active = 'active',
   revoked = 'revoked',
 }
-registerEnumType(ConsentStatus, { name: 'ConsentStatus' });
+registerEnumType(ConsentStatus, {
+  name: 'ConsentStatus',
+  description: 'Where a consent is: requested, active (access granted) or revoked',
+});
 
 /**
  * grant: the patient gives access directly. request → approve: a clinician asks, the patient agrees.
@@ -20,7 +23,7 @@ export const CONSENT = stateMachine<ConsentStatus, 'approve' | 'revoke'>('consen
 });
 
 /** A patient's permission for someone outside their organization to read their clinical data. */
-@ObjectType('Consent')
+@ObjectType('Consent', { description: "A patient's consent giving a clinician or an organization access to their clinical data" })
 @Entity({ tableName: 'consents' })
 @Index({ properties: ['patientId', 'status'] })
 export class Consent extends BaseRecord {

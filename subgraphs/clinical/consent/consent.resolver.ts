@@ -13,8 +13,8 @@ export class ConsentResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Consent, { nullable: true })
-  consent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Consent, { nullable: true, description: 'A consent, for the patient or its grantee; NOT_FOUND when missing or not readable' })
+  consent(@Arg('id', () => ID, { description: 'The consent' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -28,13 +28,13 @@ export class ConsentResolver {
     return this.service.request(ctx, input);
   }
 
-  @Mutation(() => Consent)
-  approveConsent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Consent, { description: 'Approve a requested consent (the patient, or their clinicians); access starts at once' })
+  approveConsent(@Arg('id', () => ID, { description: 'The consent (requested)' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.approve(ctx, id);
   }
 
   @Mutation(() => Consent, { description: 'Withdraw a consent or a request; access ends at once' })
-  revokeConsent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  revokeConsent(@Arg('id', () => ID, { description: 'The consent' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.revoke(ctx, id);
   }
 }

@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 import { Consent, ConsentStatus } from './consent.entity';
 
-@InputType()
+@InputType({ description: 'The consent the patient gives: to whom, for what and until when' })
 export class GrantConsentInput {
   @Field(() => ID, { nullable: true, description: "The patient; the caller's own profile when omitted" })
   patientId?: string;
@@ -22,7 +22,7 @@ export class GrantConsentInput {
   expiresAt?: Date;
 }
 
-@InputType()
+@InputType({ description: 'The consent asked of the patient: for what and until when' })
 export class RequestConsentInput {
   @Field(() => ID)
   patientId!: string;

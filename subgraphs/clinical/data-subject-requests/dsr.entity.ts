@@ -7,16 +7,22 @@ export enum DsrType {
   erasure = 'erasure',
   export = 'export',
 }
-registerEnumType(DsrType, { name: 'DataSubjectRequestType' });
+registerEnumType(DsrType, {
+  name: 'DataSubjectRequestType',
+  description: 'What a data subject asks for: an export of their data or its erasure',
+});
 
 export enum DsrStatus {
   completed = 'completed',
   rejected = 'rejected',
 }
-registerEnumType(DsrStatus, { name: 'DataSubjectRequestStatus' });
+registerEnumType(DsrStatus, {
+  name: 'DataSubjectRequestStatus',
+  description: 'How a data subject request (export or erasure) ended: completed or rejected',
+});
 
 /** A data subject request (GDPR Art. 17 erasure, Art. 20 portability) and what was done about it. */
-@ObjectType('DataSubjectRequest')
+@ObjectType('DataSubjectRequest', { description: "A patient's data subject request (GDPR): an export or an erasure, and how it ended" })
 @Entity({ tableName: 'data_subject_requests' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class DataSubjectRequest extends BaseRecord {

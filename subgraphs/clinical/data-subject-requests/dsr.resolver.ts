@@ -6,7 +6,7 @@ import { DsrService } from './dsr.service';
 import { DataSubjectRequestPage, DsrListArgs, ErasureArgs } from './dsr.types';
 
 /** A patient's data export (GDPR Art. 20): `sections` holds one list per kind of data, snake_case. */
-@ObjectType()
+@ObjectType({ description: 'Everything the platform holds about a patient, by section (GDPR export)' })
 export class PatientDataExport {
   @Field({ description: 'ccp-patient-export/1' })
   format!: string;
@@ -36,7 +36,7 @@ export class DsrResolver {
   }
 
   @Query(() => PatientDataExport, { nullable: true, description: 'Everything held about a patient, machine-readable (GDPR Art. 20)' })
-  patientExport(@Arg('patientId', () => ID) patientId: string, @Ctx() ctx: SubgraphContext) {
+  patientExport(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.export(ctx, patientId);
   }
 }

@@ -11,7 +11,10 @@ export enum DiagnosticReportStatus {
   preliminary = 'preliminary',
   final = 'final',
 }
-registerEnumType(DiagnosticReportStatus, { name: 'DiagnosticReportStatus' });
+registerEnumType(DiagnosticReportStatus, {
+  name: 'DiagnosticReportStatus',
+  description: 'Where a diagnostic report is (FHIR): preliminary, or final once signed',
+});
 
 /** edit: only a preliminary report changes. sign: a doctor makes it final; from then on it is fixed. */
 export const DIAGNOSTIC_REPORT = stateMachine<DiagnosticReportStatus, 'edit' | 'sign'>('diagnostic report', {
@@ -20,7 +23,9 @@ export const DIAGNOSTIC_REPORT = stateMachine<DiagnosticReportStatus, 'edit' | '
 });
 
 /** The findings and interpretation of an investigation of a patient, FHIR DiagnosticReport-like, signed by a doctor. */
-@ObjectType('DiagnosticReport')
+@ObjectType('DiagnosticReport', {
+  description: 'A diagnostic report (FHIR DiagnosticReport): conclusions on results, preliminary until signed',
+})
 @Entity({ tableName: 'diagnostic_reports' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

@@ -32,7 +32,10 @@ export class DiagnosticReportResolver {
   private readonly service = new DiagnosticReportService();
 
   @Mutation(() => DiagnosticReport, { description: "Write a patient's diagnostic report; it is preliminary until a doctor signs it" })
-  createDiagnosticReport(@Arg('input') input: CreateDiagnosticReportInput, @Ctx() ctx: SubgraphContext) {
+  createDiagnosticReport(
+    @Arg('input', { description: 'The fields of the new diagnostic report' }) input: CreateDiagnosticReportInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -43,20 +46,24 @@ export class DiagnosticReportResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => DiagnosticReport, { nullable: true })
-  diagnosticReport(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => DiagnosticReport, { nullable: true, description: 'A diagnostic report; NOT_FOUND when missing or not readable' })
+  diagnosticReport(@Arg('id', () => ID, { description: 'The diagnostic report' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => DiagnosticReport, { description: 'Change a preliminary report; a final one cannot be changed' })
-  updateDiagnosticReport(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateDiagnosticReportInput, @Ctx() ctx: SubgraphContext) {
+  updateDiagnosticReport(
+    @Arg('id', () => ID, { description: 'The diagnostic report' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateDiagnosticReportInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => DiagnosticReport, {
     description: 'Sign a preliminary report, making it final (doctors only); an active service request it answers is completed',
   })
-  signDiagnosticReport(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  signDiagnosticReport(@Arg('id', () => ID, { description: 'The diagnostic report' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.sign(ctx, id);
   }
 }

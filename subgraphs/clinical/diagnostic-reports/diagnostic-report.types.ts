@@ -4,7 +4,7 @@ import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
 import { IsCodeSystem } from '../service-requests/service-request.types';
 import { DIAGNOSTIC_REPORT_CATEGORIES, DiagnosticReport, DiagnosticReportStatus } from './diagnostic-report.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new diagnostic report' })
 export class CreateDiagnosticReportInput {
   @Field(() => ID)
   patientId!: string;
@@ -46,7 +46,7 @@ export class CreateDiagnosticReportInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared. Only a preliminary report changes. */
-@InputType()
+@InputType({ description: 'The fields of a diagnostic report to change; those left out stay' })
 export class UpdateDiagnosticReportInput {
   @Field(() => String, { nullable: true })
   @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)

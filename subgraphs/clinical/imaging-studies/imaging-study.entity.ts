@@ -15,7 +15,10 @@ export enum ImagingStudyStatus {
   cancelled = 'cancelled',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ImagingStudyStatus, { name: 'ImagingStudyStatus' });
+registerEnumType(ImagingStudyStatus, {
+  name: 'ImagingStudyStatus',
+  description: 'Where an imaging study is (FHIR): registered, available, cancelled, or entered in error',
+});
 
 /** A study is registered before its images arrive; one recorded afterwards may start available. */
 export const INITIAL_IMAGING_STUDY_STATUSES = [ImagingStudyStatus.registered, ImagingStudyStatus.available] as const;
@@ -35,7 +38,7 @@ export const IMAGING_STUDY = stateMachine<ImagingStudyStatus, 'make_available' |
  * The UID is unique among studies not entered in error, so a study withdrawn (the wrong patient, say) can be
  * recorded again under the same UID.
  */
-@ObjectType('ImagingStudy')
+@ObjectType('ImagingStudy', { description: 'An imaging study (FHIR ImagingStudy): the DICOM metadata of images taken' })
 @Entity({ tableName: 'imaging_studies' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

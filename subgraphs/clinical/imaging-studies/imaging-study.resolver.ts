@@ -28,7 +28,10 @@ export class ImagingStudyResolver {
   private readonly service = new ImagingStudyService();
 
   @Mutation(() => ImagingStudy, { description: "Record a patient's imaging study (clinicians of its organization)" })
-  createImagingStudy(@Arg('input') input: CreateImagingStudyInput, @Ctx() ctx: SubgraphContext) {
+  createImagingStudy(
+    @Arg('input', { description: 'The fields of the new imaging study' }) input: CreateImagingStudyInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -39,8 +42,8 @@ export class ImagingStudyResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingStudy, { nullable: true })
-  imagingStudy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ImagingStudy, { nullable: true, description: 'An imaging study (DICOM metadata); NOT_FOUND when missing or not readable' })
+  imagingStudy(@Arg('id', () => ID, { description: 'The imaging study' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

@@ -98,6 +98,6 @@ export class ImagingStudyService {
    */
   private async checkUidFree(ctx: SubgraphContext, uid: string): Promise<void> {
     const taken = await ctx.em.count(ImagingStudy, { studyInstanceUid: uid, status: { $ne: ImagingStudyStatus.entered_in_error } });
-    if (taken) throw errors.conflict(`An imaging study with Study Instance UID ${uid} already exists`);
+    if (taken) throw errors.duplicate(`An imaging study with Study Instance UID ${uid} already exists`);
   }
 }

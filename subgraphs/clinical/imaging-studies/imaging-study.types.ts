@@ -5,7 +5,7 @@ import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
 import { MODALITIES } from '../imaging/imaging-order.entity';
 import { DICOM_UID, DICOM_UID_MAX, ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new imaging study (DICOM metadata)' })
 export class CreateImagingStudyInput {
   @Field(() => ID)
   patientId!: string;

@@ -15,7 +15,10 @@ export enum ImagingOrderStatus {
   completed = 'completed',
   cancelled = 'cancelled',
 }
-registerEnumType(ImagingOrderStatus, { name: 'ImagingOrderStatus' });
+registerEnumType(ImagingOrderStatus, {
+  name: 'ImagingOrderStatus',
+  description: 'Where an imaging order is: ordered, scheduled, in progress, completed or cancelled',
+});
 
 /**
  * ordered → scheduled (again to reschedule) → in_progress → completed. Cancelling is possible until the
@@ -29,7 +32,7 @@ export const IMAGING_ORDER = stateMachine<ImagingOrderStatus, 'schedule' | 'star
 });
 
 /** A request for an imaging examination of a patient. */
-@ObjectType('ImagingOrder')
+@ObjectType('ImagingOrder', { description: 'An order for an imaging examination (X-ray, CT, MRI, ultrasound ...)' })
 @Entity({ tableName: 'imaging_orders' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class ImagingOrder extends PatientRecord {

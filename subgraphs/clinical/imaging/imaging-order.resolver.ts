@@ -15,7 +15,10 @@ export class ImagingOrderResolver {
   private readonly service = new ImagingOrderService();
 
   @Mutation(() => ImagingOrder, { description: 'Order an imaging examination for a patient (clinicians of its organization)' })
-  createImagingOrder(@Arg('input') input: CreateImagingOrderInput, @Ctx() ctx: SubgraphContext) {
+  createImagingOrder(
+    @Arg('input', { description: 'The fields of the new imaging order' }) input: CreateImagingOrderInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -26,8 +29,8 @@ export class ImagingOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingOrder, { nullable: true })
-  imagingOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ImagingOrder, { nullable: true, description: 'An imaging order; NOT_FOUND when missing or not readable' })
+  imagingOrder(@Arg('id', () => ID, { description: 'The imaging order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -37,12 +40,12 @@ export class ImagingOrderResolver {
   }
 
   @Mutation(() => ImagingOrder, { description: 'The examination of a scheduled order begins' })
-  startImagingOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  startImagingOrder(@Arg('id', () => ID, { description: 'The imaging order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.start(ctx, id);
   }
 
   @Mutation(() => ImagingOrder, { description: 'The examination in progress is done' })
-  completeImagingOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  completeImagingOrder(@Arg('id', () => ID, { description: 'The imaging order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.complete(ctx, id);
   }
 

@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { IMAGING_PRIORITIES, ImagingOrder, ImagingOrderStatus, LATERALITIES, MODALITIES } from './imaging-order.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new imaging order' })
 export class CreateImagingOrderInput {
   @Field(() => ID)
   patientId!: string;

@@ -39,7 +39,7 @@ registerEnumType(ImmunizationStatus, {
 });
 
 /** One dose of a patient's schedule: planned from the WHO schedule, then given. */
-@ObjectType('Immunization')
+@ObjectType('Immunization', { description: 'A vaccine dose given to a patient' })
 @Entity({ tableName: 'immunizations' })
 @Unique({ properties: ['patientId', 'vaccine', 'doseNumber'] })
 export class Immunization extends PatientRecord {
@@ -100,7 +100,7 @@ export class Immunization extends PatientRecord {
 }
 
 /** An adverse event following immunization (AEFI), reported against a dose or a vaccine. */
-@ObjectType('ImmunizationAdverseEvent')
+@ObjectType('ImmunizationAdverseEvent', { description: 'An adverse event following an immunization' })
 @Entity({ tableName: 'immunization_adverse_events' })
 @Index({ properties: ['patientId', 'onsetDate'] })
 export class ImmunizationAdverseEvent extends PatientRecord {

@@ -35,17 +35,14 @@ export class PatientImmunizationsResolver {
 export class ImmunizationResolver {
   private readonly service = new ImmunizationService();
 
-  @Query(() => ImmunizationSchedule, {
-    nullable: true,
-    description: "A patient's immunization schedule with each dose's status as of today",
-  })
-  immunizationSchedule(@Arg('patientId', () => ID) patientId: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ImmunizationSchedule, { nullable: true, description: "A patient's immunization schedule with each dose's status as of today" })
+  immunizationSchedule(@Arg('patientId', () => ID, { description: 'The patient' }) patientId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.schedule(ctx, patientId);
   }
 
   @Mutation(() => ImmunizationSchedule, { description: 'Plan the WHO schedule from the date of birth; adds only what is missing' })
   generateImmunizationSchedule(
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Arg('input', { defaultValue: {} }) input: GenerateImmunizationScheduleInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -54,7 +51,7 @@ export class ImmunizationResolver {
 
   @Mutation(() => Immunization, { description: 'Record a vaccine dose given to a patient' })
   administerImmunization(
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Arg('input') input: AdministerImmunizationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -62,13 +59,17 @@ export class ImmunizationResolver {
   }
 
   @Query(() => ImmunizationPage, { description: 'Doses not given more than 28 days past their due date' })
-  missedImmunizations(@Arg('patientId', () => ID) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  missedImmunizations(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.missed(ctx, patientId, args);
   }
 
   @Mutation(() => ImmunizationAdverseEvent, { description: 'Report an adverse event following immunization (AEFI)' })
   reportImmunizationAdverseEvent(
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Arg('input') input: ImmunizationAdverseEventInput,
     @Ctx() ctx: SubgraphContext,
   ) {

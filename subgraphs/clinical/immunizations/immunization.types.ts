@@ -5,7 +5,7 @@ import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
 import { AEFI_OUTCOMES, AEFI_SEVERITIES, Immunization, ImmunizationAdverseEvent, SITES } from './immunization.entity';
 import { OPTIONAL_VACCINE_CODES, VACCINE_CODES } from './vaccine-schedule';
 
-@InputType()
+@InputType({ description: 'Which schedule to generate for the patient' })
 export class GenerateImmunizationScheduleInput {
   @Field(() => [String], {
     nullable: true,
@@ -16,7 +16,7 @@ export class GenerateImmunizationScheduleInput {
   include?: string[];
 }
 
-@InputType()
+@InputType({ description: 'A dose given: the vaccine, dose number, lot and site' })
 export class AdministerImmunizationInput {
   @Field({ description: VACCINE_CODES.join(', ') })
   @IsOneOf(VACCINE_CODES)
@@ -47,7 +47,7 @@ export class AdministerImmunizationInput {
   overrideReason?: string;
 }
 
-@InputType()
+@InputType({ description: 'The adverse event to report' })
 export class ImmunizationAdverseEventInput {
   @Field(() => ID, { nullable: true, description: 'The administered dose it followed (or vaccine)' })
   immunizationId?: string;
@@ -86,7 +86,7 @@ export class ImmunizationAdverseEventInput {
 }
 
 /** A patient's immunization schedule as of today, with the adverse events reported. */
-@ObjectType()
+@ObjectType({ description: "A patient's immunization schedule: the doses due, given and missed" })
 export class ImmunizationSchedule {
   @Field(() => ID)
   patientId!: string;

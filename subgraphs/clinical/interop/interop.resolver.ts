@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { SmartLaunch } from './interop.entity';
 import { InteropService } from './interop.service';
@@ -34,10 +34,14 @@ export class InteropResolver {
   @Mutation(() => SmartLaunchResult, {
     description: "Launch a SMART app for a patient (EHR launch): records the launch context and answers the app's launch URL",
   })
-  createSmartLaunch(@Arg('input') input: CreateSmartLaunchInput, @Ctx() ctx: SubgraphContext) {
+  createSmartLaunch(
+    @Arg('input', { description: 'The SMART app to launch and its context' }) input: CreateSmartLaunchInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.createLaunch(ctx, input);
   }
 
+  @Directive('@inaccessible')
   @Query(() => GraphQLJSONObject, {
     nullable: true,
     description: 'One FHIR R4 resource by id, under the same access rules and audit as REST (the read-only FHIR API uses it)',
@@ -52,6 +56,7 @@ export class InteropResolver {
     return this.service.read(ctx, resourceType, id, compartment);
   }
 
+  @Directive('@inaccessible')
   @Query(() => GraphQLJSONObject, { description: "A patient's FHIR R4 resources of one type, newest first, as a searchset Bundle" })
   fhirSearch(
     @Arg('resourceType', () => FhirResourceType, { description: 'The FHIR resource type' }) resourceType: FhirResourceType,

@@ -17,7 +17,7 @@ export const JOURNEY_EVENT_TYPES = [
 ] as const;
 
 /** A moment of a patient's care recorded for the journey (the other entries come from records, labs, ...). */
-@ObjectType('JourneyEvent')
+@ObjectType('JourneyEvent', { description: "An event recorded on a patient's care journey" })
 @Entity({ tableName: 'journey_events' })
 @Index({ properties: ['patientId', 'occurredAt'] })
 export class JourneyEvent extends PatientRecord {

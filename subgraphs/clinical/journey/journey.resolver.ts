@@ -10,13 +10,17 @@ export class JourneyResolver {
   private readonly service = new JourneyService();
 
   @Query(() => JourneyPage, { description: "A patient's care journey, newest first: events, records, labs, prescriptions, immunizations" })
-  patientJourney(@Arg('patientId', () => ID) patientId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  patientJourney(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.timeline(ctx, patientId, args);
   }
 
   @Mutation(() => JourneyEvent, { description: "Record an event on a patient's journey (clinicians, or the patient)" })
   recordJourneyEvent(
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Arg('input') input: RecordJourneyEventInput,
     @Ctx() ctx: SubgraphContext,
   ) {

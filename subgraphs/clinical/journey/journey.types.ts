@@ -3,7 +3,7 @@ import { PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { JOURNEY_EVENT_TYPES } from './journey.entity';
 
-@InputType()
+@InputType({ description: 'The event to record on the journey' })
 export class RecordJourneyEventInput {
   @Field({ description: JOURNEY_EVENT_TYPES.join(', ') })
   @IsOneOf(JOURNEY_EVENT_TYPES)
@@ -22,7 +22,7 @@ export class RecordJourneyEventInput {
 }
 
 /** One entry of a patient's care journey: a recorded event, or a record, lab, prescription, immunization, ... */
-@ObjectType()
+@ObjectType({ description: "One entry of a patient's care journey: a record of any module, in time order" })
 export class JourneyEntry {
   @Field()
   occurredAt!: Date;

@@ -11,7 +11,7 @@ export enum LabOrderPriority {
   asap = 'asap',
   stat = 'stat',
 }
-registerEnumType(LabOrderPriority, { name: 'LabOrderPriority' });
+registerEnumType(LabOrderPriority, { name: 'LabOrderPriority', description: 'How urgent a lab order is: routine, urgent, asap or stat' });
 
 export enum LabOrderStatus {
   ordered = 'ordered',
@@ -19,7 +19,10 @@ export enum LabOrderStatus {
   resulted = 'resulted',
   cancelled = 'cancelled',
 }
-registerEnumType(LabOrderStatus, { name: 'LabOrderStatus' });
+registerEnumType(LabOrderStatus, {
+  name: 'LabOrderStatus',
+  description: 'Where a lab order is: ordered, in progress, resulted or cancelled',
+});
 
 /**
  * update: only before any result. partial_result: preliminary results arrived. result: every result is final; a
@@ -37,7 +40,10 @@ export enum LabResultReviewStatus {
   pending_review = 'pending_review',
   reviewed = 'reviewed',
 }
-registerEnumType(LabResultReviewStatus, { name: 'LabResultReviewStatus' });
+registerEnumType(LabResultReviewStatus, {
+  name: 'LabResultReviewStatus',
+  description: 'Whether a clinician has reviewed a lab result (critical results wait for review)',
+});
 
 /** Critical results wait for a clinician's review; any other result may be reviewed too, once. */
 export const LAB_RESULT_REVIEW = stateMachine<LabResultReviewStatus, 'review'>('lab result', {
@@ -45,7 +51,7 @@ export const LAB_RESULT_REVIEW = stateMachine<LabResultReviewStatus, 'review'>('
 });
 
 /** A test ordered for a patient; its results arrive from the laboratory as HL7v2 messages. */
-@ObjectType('LabOrder')
+@ObjectType('LabOrder', { description: 'An order for laboratory tests, with its results' })
 @Entity({ tableName: 'lab_orders' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })
@@ -147,7 +153,7 @@ export class LabMessage extends BaseRecord {
 }
 
 /** One observation (an HL7v2 OBX segment) of a lab order's results. */
-@ObjectType('LabResult')
+@ObjectType('LabResult', { description: 'A laboratory result, with its interpretation and review' })
 @Entity({ tableName: 'lab_results' })
 @Index({ properties: ['patientId', 'receivedAt'] })
 @Index({ properties: ['patientId', 'createdAt'] })

@@ -38,7 +38,10 @@ export class LabOrderResolver {
   private readonly service = new LabService();
 
   @Mutation(() => LabOrder, { description: 'Order a lab test for a patient (clinicians of its organization)' })
-  createLabOrder(@Arg('input') input: CreateLabOrderInput, @Ctx() ctx: SubgraphContext) {
+  createLabOrder(
+    @Arg('input', { description: 'The fields of the new lab order' }) input: CreateLabOrderInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -47,18 +50,26 @@ export class LabOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => LabOrder, { nullable: true })
-  labOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LabOrder, { nullable: true, description: 'A lab order with its results; NOT_FOUND when missing or not readable' })
+  labOrder(@Arg('id', () => ID, { description: 'The lab order' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => LabOrder, { description: 'Change the test, priority or notes of an order not yet in progress' })
-  updateLabOrder(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateLabOrderInput, @Ctx() ctx: SubgraphContext) {
+  updateLabOrder(
+    @Arg('id', () => ID, { description: 'The lab order' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateLabOrderInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => LabOrder, { description: 'Cancel an order that has no final results' })
-  cancelLabOrder(@Arg('id', () => ID) id: string, @Args() args: CancelLabOrderArgs, @Ctx() ctx: SubgraphContext) {
+  cancelLabOrder(
+    @Arg('id', () => ID, { description: 'The lab order' }) id: string,
+    @Args() args: CancelLabOrderArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.cancel(ctx, id, args.reason);
   }
 
@@ -96,15 +107,19 @@ export class LabResultResolver {
     description:
       "A patient's lab results as the laboratory sent them: the newest message first, a message's results in the order of their OBX (sequence)",
   })
-  patientLabResults(@Arg('patientId', () => ID) patientId: string, @Args() args: LabResultListArgs, @Ctx() ctx: SubgraphContext) {
+  patientLabResults(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: LabResultListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listResults(ctx, patientId, args);
   }
 
   @Query(() => LabResultDocument, {
     nullable: true,
-    description: 'The document embedded in a result (an OBX of value type ED, such as a PDF report)',
+    description: 'The document embedded in a result (an OBX of value type ED, such as a PDF report); NOT_FOUND when missing or not readable',
   })
-  labResultDocument(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  labResultDocument(@Arg('id', () => ID, { description: 'The lab result' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.document(ctx, id);
   }
 
@@ -116,13 +131,17 @@ export class LabResultResolver {
     return documentInfo(result);
   }
 
-  @Query(() => LabResult, { nullable: true })
-  labResult(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LabResult, { nullable: true, description: 'A lab result; NOT_FOUND when missing or not readable' })
+  labResult(@Arg('id', () => ID, { description: 'The lab result' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.getResult(ctx, id);
   }
 
   @Mutation(() => LabResult, { description: 'A clinician reviews a result (critical results wait for this)' })
-  reviewLabResult(@Arg('id', () => ID) id: string, @Args() args: ReviewLabResultArgs, @Ctx() ctx: SubgraphContext) {
+  reviewLabResult(
+    @Arg('id', () => ID, { description: 'The lab result' }) id: string,
+    @Args() args: ReviewLabResultArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.review(ctx, id, args.note);
   }
 }

@@ -4,7 +4,7 @@ import { IsOneOf, IsText } from '../../../shared/validation';
 import { LAB_TEST_KEYS } from './lab-data';
 import { LabOrder, LabOrderPriority, LabOrderStatus, LabResult, LabResultReviewStatus } from './lab.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new lab order' })
 export class CreateLabOrderInput {
   @Field(() => ID)
   patientId!: string;
@@ -21,7 +21,7 @@ export class CreateLabOrderInput {
   notes?: string;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a lab order to change; those left out stay' })
 export class UpdateLabOrderInput {
   @Field({ nullable: true, description: `One of: ${LAB_TEST_KEYS.join(', ')}` })
   @IsOneOf(LAB_TEST_KEYS)
@@ -75,7 +75,7 @@ export class IngestLabMessageArgs {
 }
 
 /** What the laboratory's system gets back: the HL7 ACK, and what became of the message. */
-@ObjectType()
+@ObjectType({ description: 'The acknowledgement of an HL7 lab message: accepted or why not' })
 export class LabIngestAck {
   @Field({
     description:

@@ -62,7 +62,10 @@ export class MpiResolver {
   }
 
   @Mutation(() => PatientLink, { description: `Propose two records as the same person; the pair waits for review (${ADMINS})` })
-  createPatientLink(@Arg('input') input: LinkPatientsInput, @Ctx() ctx: SubgraphContext) {
+  createPatientLink(
+    @Arg('input', { description: 'The fields of the new patient link' }) input: LinkPatientsInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.propose(ctx, input);
   }
 

@@ -360,8 +360,8 @@ export class MpiService {
     let link: PatientLink;
     if (existing) {
       if (existing.status === PatientLinkStatus.pending_review)
-        throw errors.conflict('These records are already a candidate waiting for review');
-      if (existing.status === PatientLinkStatus.linked) throw errors.conflict('These records are already linked');
+        throw errors.duplicate('These records are already a candidate waiting for review');
+      if (existing.status === PatientLinkStatus.linked) throw errors.duplicate('These records are already linked');
       const from = existing.status;
       existing.status = PATIENT_LINK.next(existing.status, 'propose');
       Object.assign(existing, scoring, {

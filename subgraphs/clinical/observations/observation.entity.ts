@@ -27,7 +27,10 @@ export enum ObservationStatus {
   cancelled = 'cancelled',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ObservationStatus, { name: 'ObservationStatus' });
+registerEnumType(ObservationStatus, {
+  name: 'ObservationStatus',
+  description: 'Where an observation is (FHIR): registered, preliminary, final, amended, cancelled, or entered in error',
+});
 
 /** A new observation starts in one of these; the others are reached by transitions. */
 export const INITIAL_OBSERVATION_STATUSES = [ObservationStatus.registered, ObservationStatus.preliminary, ObservationStatus.final] as const;
@@ -65,7 +68,7 @@ export const STATUS_ACTIONS: Partial<Record<ObservationStatus, 'report_prelimina
 };
 
 /** A measurement or finding about a patient, FHIR Observation-like, coded with LOINC. */
-@ObjectType('Observation')
+@ObjectType('Observation', { description: 'An observation (FHIR Observation): a measurement or finding with its value and interpretation' })
 @Entity({ tableName: 'observations' })
 @Index({ properties: ['patientId', 'effectiveAt'] })
 export class Observation extends PatientRecord {

@@ -9,7 +9,10 @@ export class ObservationResolver {
   private readonly service = new ObservationService();
 
   @Mutation(() => Observation, { description: 'Record an observation (LOINC-coded) about a patient (clinicians of its organization)' })
-  createObservation(@Arg('input') input: CreateObservationInput, @Ctx() ctx: SubgraphContext) {
+  createObservation(
+    @Arg('input', { description: 'The fields of the new observation' }) input: CreateObservationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -20,18 +23,22 @@ export class ObservationResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Observation, { nullable: true })
-  observation(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Observation, { nullable: true, description: 'An observation; NOT_FOUND when missing or not readable' })
+  observation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Observation, { description: 'Change an observation or its status; changing a final one amends it' })
-  updateObservation(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateObservationInput, @Ctx() ctx: SubgraphContext) {
+  updateObservation(
+    @Arg('id', () => ID, { description: 'The observation' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateObservationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Observation, { description: 'Mark an observation entered in error: kept, hidden from lists and reads' })
-  deleteObservation(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteObservation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

@@ -11,7 +11,7 @@ const IsUnit = () => (target: object, key: string | symbol) => {
   Matches(/^\S+$/, { message: 'must be a UCUM unit code, such as mm[Hg] or /min' })(target, key);
 };
 
-@InputType()
+@InputType({ description: 'The fields of a new observation' })
 export class CreateObservationInput {
   @Field(() => ID)
   patientId!: string;
@@ -56,7 +56,7 @@ export class CreateObservationInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared. Changing a final observation amends it. */
-@InputType()
+@InputType({ description: 'The fields of an observation to change; those left out stay' })
 export class UpdateObservationInput {
   @Field(() => String, { nullable: true })
   @IsText(500)

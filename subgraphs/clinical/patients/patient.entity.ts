@@ -4,7 +4,7 @@ import { BaseRecord } from '../../../shared/model';
 
 export const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
 
-@ObjectType('Patient')
+@ObjectType('Patient', { description: "A patient's record: demographics, and the joins to their clinical data" })
 @Directive('@key(fields: "id")')
 @Entity({ tableName: 'patients' })
 @Unique({ properties: ['organizationId', 'mrn'] })

@@ -11,7 +11,7 @@ export class PatientResolver {
   private readonly service = new PatientService();
 
   @Mutation(() => Patient, { description: 'Create a patient profile' })
-  createPatient(@Arg('input') input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
+  createPatient(@Arg('input', { description: 'The fields of the new patient' }) input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
 
@@ -20,34 +20,49 @@ export class PatientResolver {
     return this.service.mine(ctx);
   }
 
-  @Query(() => Patient, { nullable: true })
-  patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Patient, {
+    nullable: true,
+    description:
+      'A patient, under the clinical access rules (own profile, organization staff, consent); NOT_FOUND when missing or not readable',
+  })
+  patient(@Arg('id', () => ID, { description: 'The patient' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Patient)
-  updatePatient(@Arg('id', () => ID) id: string, @Arg('input') input: UpdatePatientInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Patient, { description: "Change a patient's demographics (patients:write, or the patient themselves)" })
+  updatePatient(
+    @Arg('id', () => ID, { description: 'The patient' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Query(() => PatientPage, { description: 'Patients registered with an organization' })
-  organizationPatients(@Arg('organizationId', () => ID) organizationId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  organizationPatients(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
   @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
   registerOrganizationPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: PatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.register(ctx, organizationId, input);
   }
 
-  @Query(() => Patient, { nullable: true })
+  @Query(() => Patient, {
+    nullable: true,
+    description: "A patient of an organization, as its staff sees it; NOT_FOUND when the patient is not the organization's",
+  })
   organizationPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('patientId', () => ID) patientId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.getInOrganization(ctx, organizationId, patientId);
@@ -55,7 +70,7 @@ export class PatientResolver {
 
   @Query(() => PatientPage, { description: 'Find patients of an organization by medical record number' })
   searchOrganizationPatients(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: PatientSearchArgs,
     @Ctx() ctx: SubgraphContext,
   ) {

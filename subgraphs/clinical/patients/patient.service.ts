@@ -49,7 +49,7 @@ export class PatientService {
     return ctx.em.transactional(async (em) => {
       const mrn = input.mrn?.trim() || formatNumber('MRN', await nextCounterValue(em, 'mrn', organizationId));
       if (await em.count(Patient, { organizationId, mrn })) {
-        throw errors.conflict(`Medical record number ${mrn} is already used in this organization`);
+        throw errors.duplicate(`Medical record number ${mrn} is already used in this organization`);
       }
       return this.build({ ...ctx, em }, viewer, { ...input, mrn }, { organizationId });
     });

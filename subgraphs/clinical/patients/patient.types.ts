@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
 import { GENDERS, Patient } from './patient.entity';
 
-@InputType()
+@InputType({ description: 'A patient as given inside another input (its demographics)' })
 export class PatientInput {
   @Field()
   @IsText(100)
@@ -42,14 +42,14 @@ export class PatientInput {
   nationalIdCountry?: string;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a new patient' })
 export class CreatePatientInput extends PatientInput {
   @Field(() => ID, { nullable: true, description: 'Register the patient with this organization (members only)' })
   organizationId?: string;
 }
 
 /** Every field optional; optional fields sent as null are cleared. */
-@InputType()
+@InputType({ description: 'The fields of a patient to change; those left out stay' })
 export class UpdatePatientInput {
   @Field({ nullable: true })
   @IsText(100)

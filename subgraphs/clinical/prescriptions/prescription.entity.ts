@@ -9,7 +9,7 @@ export enum PrescriptionStatus {
   signed = 'signed',
   cancelled = 'cancelled',
 }
-registerEnumType(PrescriptionStatus, { name: 'PrescriptionStatus' });
+registerEnumType(PrescriptionStatus, { name: 'PrescriptionStatus', description: 'Where a prescription is: draft, signed or cancelled' });
 
 /**
  * edit: only a draft changes. sign: a doctor makes it valid; from then on it is fixed. cancel: before or after
@@ -27,7 +27,10 @@ export enum EPrescriptionStatus {
   dispensed = 'dispensed',
   cancelled = 'cancelled',
 }
-registerEnumType(EPrescriptionStatus, { name: 'EPrescriptionStatus' });
+registerEnumType(EPrescriptionStatus, {
+  name: 'EPrescriptionStatus',
+  description: 'Where an e-prescription is: pending, transmitted to the pharmacy, dispensed or cancelled',
+});
 
 /**
  * transmit: the clinic sends it to the pharmacy. dispense: the pharmacy hands the medication out. refill: the patient
@@ -44,7 +47,7 @@ export const EPRESCRIPTION = stateMachine<EPrescriptionStatus, 'transmit' | 'dis
 export const MAX_REFILLS = 12;
 
 /** A medication order for a patient: written as a draft, signed by a doctor, then sent to pharmacies. */
-@ObjectType('Prescription')
+@ObjectType('Prescription', { description: 'A prescription of a medication, a draft until signed' })
 @Entity({ tableName: 'prescriptions' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class Prescription extends PatientRecord {
@@ -103,7 +106,7 @@ export class Prescription extends PatientRecord {
 }
 
 /** A signed prescription sent electronically to one pharmacy (an organization), and what the pharmacy did with it. */
-@ObjectType('EPrescription')
+@ObjectType('EPrescription', { description: 'A prescription sent electronically to a pharmacy, with its refills' })
 @Entity({ tableName: 'eprescriptions' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['pharmacyId', 'createdAt'] })

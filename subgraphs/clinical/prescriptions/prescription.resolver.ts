@@ -36,7 +36,10 @@ export class PrescriptionResolver {
   private readonly service = new PrescriptionService();
 
   @Mutation(() => Prescription, { description: "Write a draft prescription (clinicians of the patient's organization)" })
-  createPrescription(@Arg('input') input: CreatePrescriptionInput, @Ctx() ctx: SubgraphContext) {
+  createPrescription(
+    @Arg('input', { description: 'The fields of the new prescription' }) input: CreatePrescriptionInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -47,18 +50,22 @@ export class PrescriptionResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Prescription, { nullable: true })
-  prescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Prescription, { nullable: true, description: 'A prescription; NOT_FOUND when missing or not readable' })
+  prescription(@Arg('id', () => ID, { description: 'The prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Prescription, { description: 'Change a draft; a signed or cancelled prescription cannot be edited' })
-  updatePrescription(@Arg('id', () => ID) id: string, @Arg('input') input: UpdatePrescriptionInput, @Ctx() ctx: SubgraphContext) {
+  updatePrescription(
+    @Arg('id', () => ID, { description: 'The prescription' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePrescriptionInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Prescription, { description: 'Sign a draft (doctors only)' })
-  signPrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  signPrescription(@Arg('id', () => ID, { description: 'The prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.sign(ctx, id);
   }
 
@@ -73,41 +80,51 @@ export class EPrescriptionResolver {
   private readonly service = new EPrescriptionService();
 
   @Mutation(() => EPrescription, { description: 'Send a signed prescription to a pharmacy (pending until transmitted)' })
-  createEPrescription(@Arg('input') input: CreateEPrescriptionInput, @Ctx() ctx: SubgraphContext) {
+  createEPrescription(
+    @Arg('input', { description: 'The fields of the new e-prescription' }) input: CreateEPrescriptionInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => EPrescriptionPage)
-  patientEPrescriptions(@Arg('patientId', () => ID) patientId: string, @Args() args: EPrescriptionListArgs, @Ctx() ctx: SubgraphContext) {
+  @Query(() => EPrescriptionPage, { description: "A patient's e-prescriptions, newest first" })
+  patientEPrescriptions(
+    @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
+    @Args() args: EPrescriptionListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
   @Query(() => EPrescriptionPage, { description: 'E-prescriptions sent to a pharmacy (its members)' })
   pharmacyEPrescriptions(
-    @Arg('pharmacyId', () => ID) pharmacyId: string,
+    @Arg('pharmacyId', () => ID, { description: 'The pharmacy (an organization)' }) pharmacyId: string,
     @Args() args: EPrescriptionListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.listForPharmacy(ctx, pharmacyId, args);
   }
 
-  @Query(() => EPrescription, { nullable: true })
-  ePrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => EPrescription, {
+    nullable: true,
+    description: 'An e-prescription sent to a pharmacy, for its prescriber, patient or pharmacy; NOT_FOUND otherwise',
+  })
+  ePrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => EPrescription, { description: 'Transmit to the pharmacy' })
-  transmitEPrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  transmitEPrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.transmit(ctx, id);
   }
 
   @Mutation(() => EPrescription, { description: 'Mark as dispensed (pharmacists of the pharmacy)' })
-  dispenseEPrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  dispenseEPrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.dispense(ctx, id);
   }
 
   @Mutation(() => EPrescription, { description: 'Request a refill (the patient or their clinicians); uses one of the refills remaining' })
-  refillEPrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  refillEPrescription(@Arg('id', () => ID, { description: 'The e-prescription' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.refill(ctx, id);
   }
 

@@ -191,7 +191,7 @@ export class EPrescriptionService {
         throw errors.conflict(`Only a signed prescription can be sent to a pharmacy; this one is ${prescription.status}`);
       }
       const open = await em.findOne(EPrescription, { prescriptionId: prescription.id, status: { $ne: EPrescriptionStatus.cancelled } });
-      if (open) throw errors.conflict(`The prescription was already sent to a pharmacy (e-prescription ${open.id})`);
+      if (open) throw errors.duplicate(`The prescription was already sent to a pharmacy (e-prescription ${open.id})`);
       const ep = em.create(EPrescription, {
         prescriptionId: prescription.id,
         patientId: prescription.patientId,

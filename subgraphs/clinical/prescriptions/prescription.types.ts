@@ -4,7 +4,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 import { EPrescription, EPrescriptionStatus, MAX_REFILLS, Prescription, PrescriptionStatus } from './prescription.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new prescription (a draft until signed)' })
 export class CreatePrescriptionInput {
   @Field(() => ID)
   patientId!: string;
@@ -36,7 +36,7 @@ export class CreatePrescriptionInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared. Drafts only. */
-@InputType()
+@InputType({ description: 'The fields of a draft prescription to change; those left out stay' })
 export class UpdatePrescriptionInput {
   @Field({ nullable: true })
   @IsText(200)
@@ -83,7 +83,7 @@ export class CancelPrescriptionArgs {
   reason?: string;
 }
 
-@InputType()
+@InputType({ description: 'The signed prescription to send and the pharmacy to send it to' })
 export class CreateEPrescriptionInput {
   @Field(() => ID, { description: 'A signed prescription' })
   prescriptionId!: string;

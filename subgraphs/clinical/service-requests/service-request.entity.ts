@@ -16,7 +16,10 @@ export enum ServiceRequestStatus {
   revoked = 'revoked',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(ServiceRequestStatus, { name: 'ServiceRequestStatus' });
+registerEnumType(ServiceRequestStatus, {
+  name: 'ServiceRequestStatus',
+  description: 'Where a service request is (FHIR): draft, active, on hold, completed, revoked, or entered in error',
+});
 
 /** A new request is active unless it is saved as a draft. */
 export const INITIAL_SERVICE_REQUEST_STATUSES = [ServiceRequestStatus.draft, ServiceRequestStatus.active] as const;
@@ -45,7 +48,7 @@ export const SERVICE_REQUEST = stateMachine<
 });
 
 /** An order for a service for a patient (a test, an examination, a procedure, a referral), FHIR ServiceRequest-like. */
-@ObjectType('ServiceRequest')
+@ObjectType('ServiceRequest', { description: 'A service request (FHIR ServiceRequest): a referral or an order for a service' })
 @Entity({ tableName: 'service_requests' })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

@@ -36,7 +36,10 @@ export class ServiceRequestResolver {
   @Mutation(() => ServiceRequest, {
     description: 'Request a service for a patient: a test, an examination, a procedure, a referral (clinicians of its organization)',
   })
-  createServiceRequest(@Arg('input') input: CreateServiceRequestInput, @Ctx() ctx: SubgraphContext) {
+  createServiceRequest(
+    @Arg('input', { description: 'The fields of the new service request' }) input: CreateServiceRequestInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -47,8 +50,11 @@ export class ServiceRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ServiceRequest, { nullable: true })
-  serviceRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => ServiceRequest, {
+    nullable: true,
+    description: 'A service request (a referral or an order for a service); NOT_FOUND when missing or not readable',
+  })
+  serviceRequest(@Arg('id', () => ID, { description: 'The service request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 

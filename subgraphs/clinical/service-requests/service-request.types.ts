@@ -11,7 +11,7 @@ export const IsCodeSystem = () => (target: object, key: string | symbol) => {
   Matches(/^(https?:\/\/|urn:)\S+$/, { message: 'must be a URI such as http://loinc.org' })(target, key);
 };
 
-@InputType()
+@InputType({ description: 'The fields of a new service request' })
 export class CreateServiceRequestInput {
   @Field(() => ID)
   patientId!: string;

@@ -216,7 +216,7 @@ export class TreatmentProtocolService {
       name: { $ilike: name.replace(/[\\%_]/g, (c) => `\\${c}`) },
       ...(except ? { id: { $ne: except } } : {}),
     });
-    if (same) throw errors.conflict(`An active protocol named "${same.name}" already exists (${same.id})`);
+    if (same) throw errors.duplicate(`An active protocol named "${same.name}" already exists (${same.id})`);
   }
 }
 
@@ -269,7 +269,7 @@ export class PatientTreatmentService {
         protocolId: protocol.id,
         status: PatientTreatmentStatus.active,
       });
-      if (open) throw errors.conflict(`The patient is already on this protocol (treatment ${open.id})`);
+      if (open) throw errors.duplicate(`The patient is already on this protocol (treatment ${open.id})`);
       const treatment = em.create(PatientTreatment, {
         patientId: patient.id,
         organizationId: patient.organizationId ?? null,

@@ -27,7 +27,7 @@ export enum VitalStatus {
   amended = 'amended',
   entered_in_error = 'entered_in_error',
 }
-registerEnumType(VitalStatus, { name: 'VitalStatus' });
+registerEnumType(VitalStatus, { name: 'VitalStatus', description: 'Where a vital signs record is: final, amended, or entered in error' });
 
 /** amend: a recorded value is corrected. enter_in_error: the record is withdrawn (DELETE); kept, hidden from reads. */
 export const VITAL = stateMachine<VitalStatus, 'amend' | 'enter_in_error'>('vital sign record', {
@@ -36,7 +36,7 @@ export const VITAL = stateMachine<VitalStatus, 'amend' | 'enter_in_error'>('vita
 });
 
 /** Vital signs taken together at one time (at least one measurement). */
-@ObjectType('Vital')
+@ObjectType('Vital', { description: 'A set of vital signs measured at one time' })
 @Entity({ tableName: 'vitals' })
 @Index({ properties: ['patientId', 'recordedAt'] })
 export class Vital extends PatientRecord {

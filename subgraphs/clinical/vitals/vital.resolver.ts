@@ -40,18 +40,22 @@ export class VitalResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Vital, { nullable: true })
-  vital(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Vital, { nullable: true, description: 'A vital signs record; NOT_FOUND when missing or not readable' })
+  vital(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Vital, { description: 'Correct a vital sign record; it becomes amended' })
-  updateVital(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateVitalInput, @Ctx() ctx: SubgraphContext) {
+  updateVital(
+    @Arg('id', () => ID, { description: 'The vital signs record' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateVitalInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Vital, { description: 'Mark a vital sign record entered in error: kept, hidden from lists and reads' })
-  deleteVital(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteVital(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

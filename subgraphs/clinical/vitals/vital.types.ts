@@ -8,7 +8,7 @@ const Plausible = (sign: VitalSign) => IsInRange(VITAL_SIGNS[sign].min, VITAL_SI
 const range = (sign: VitalSign) => `${VITAL_SIGNS[sign].min}–${VITAL_SIGNS[sign].max} ${VITAL_SIGNS[sign].symbol}`;
 
 /** Every measurement is optional, but a record needs at least one. */
-@InputType()
+@InputType({ description: 'The vital signs measured (at least one), with units as in each field' })
 export class RecordVitalInput {
   @Field(() => ID)
   patientId!: string;
@@ -55,7 +55,7 @@ export class RecordVitalInput {
 }
 
 /** Every field optional; a measurement sent as null is removed (one must remain). */
-@InputType()
+@InputType({ description: 'The fields of a vital signs record to correct; those left out stay' })
 export class UpdateVitalInput {
   @Field(() => Float, { nullable: true })
   @Plausible('heartRate')

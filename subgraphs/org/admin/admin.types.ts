@@ -38,9 +38,9 @@ export enum HealthStatus {
   ok = 'ok',
   degraded = 'degraded',
 }
-registerEnumType(HealthStatus, { name: 'HealthStatus' });
+registerEnumType(HealthStatus, { name: 'HealthStatus', description: 'The health of one dependency of the platform' });
 
-@ObjectType()
+@ObjectType({ description: 'How many jobs a queue holds, by state' })
 export class QueueCounts {
   @Field()
   waiting!: number;
@@ -54,7 +54,7 @@ export class QueueCounts {
   completed!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The health of one dependency (database, Redis, queues) and how long it took to answer' })
 export class DependencyCheck {
   @Field({ description: 'postgres, redis, or queue:<name>' })
   name!: string;
@@ -72,7 +72,7 @@ export class DependencyCheck {
   counts?: QueueCounts | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The health of the platform and of each dependency' })
 export class SystemHealth {
   @Field(() => HealthStatus)
   status!: HealthStatus;

@@ -36,7 +36,7 @@ export abstract class ApiKeyFields extends BaseRecord {
 }
 
 /** A developer API key: acts for one organization with only its scopes. Its secrets live in ApiKeySecret. */
-@ObjectType('ApiKey')
+@ObjectType('ApiKey', { description: 'A developer API key (its secret is shown once, when created or rotated)' })
 @Entity({ tableName: 'api_keys' })
 export class ApiKey extends ApiKeyFields {}
 

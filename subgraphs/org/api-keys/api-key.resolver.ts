@@ -9,7 +9,10 @@ export class ApiKeyResolver {
   private readonly service = new ApiKeyService();
 
   @Mutation(() => ApiKeyWithSecret, { description: 'Create a developer API key (organization administrators)' })
-  createApiKey(@Arg('input') input: CreateApiKeyInput, @Ctx() ctx: SubgraphContext) {
+  createApiKey(
+    @Arg('input', { description: 'The new API key: its name, scopes and expiry' }) input: CreateApiKeyInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -19,12 +22,12 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ApiKeyWithSecret, { description: 'Give a key a new secret; the previous one works 24 more hours' })
-  rotateApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  rotateApiKey(@Arg('id', () => ID, { description: 'The API key' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.rotate(ctx, id);
   }
 
   @Mutation(() => ApiKey, { description: 'Revoke a key at once' })
-  revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  revokeApiKey(@Arg('id', () => ID, { description: 'The API key' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.revoke(ctx, id);
   }
 }

@@ -5,7 +5,7 @@ import { API_KEY_SCOPES } from '../../../shared/permissions';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { ApiKey, ApiKeyFields } from './api-key.entity';
 
-@InputType()
+@InputType({ description: 'The new API key: its name, scopes and expiry' })
 export class CreateApiKeyInput {
   @Field(() => ID, { nullable: true, description: 'Required when the caller administers more than one organization' })
   organizationId?: string;
@@ -31,7 +31,7 @@ export class ApiKeyListArgs extends PageArgs {
 export class ApiKeyPage extends PageOf(ApiKey) {}
 
 /** A key with its secret: answered only when the key is created or rotated. */
-@ObjectType()
+@ObjectType({ description: 'A new or rotated API key with its secret, shown this once' })
 export class ApiKeyWithSecret extends ApiKeyFields {
   @Field({ description: 'The secret, sent as `X-API-Key`; shown only this once' })
   key!: string;

@@ -5,7 +5,7 @@ import { BaseRecord } from '../../../shared/model';
 export const MAX_MESSAGE_LENGTH = 5000;
 
 /** A conversation between members of an organization; only its participants see it. */
-@ObjectType('Conversation')
+@ObjectType('Conversation', { description: 'A conversation between members of an organization (and patients)' })
 @Entity({ tableName: 'conversations' })
 @Index({ properties: ['organizationId', 'lastActivityAt'] })
 export class Conversation extends BaseRecord {
@@ -54,7 +54,7 @@ export class ConversationParticipant extends BaseRecord {
   lastReadAt?: Opt<Date> | null;
 }
 
-@ObjectType('ConversationMessage')
+@ObjectType('ConversationMessage', { description: 'One message of a conversation' })
 @Entity({ tableName: 'conversation_messages' })
 @Index({ properties: ['conversation', 'createdAt'] })
 export class ConversationMessage extends BaseRecord {

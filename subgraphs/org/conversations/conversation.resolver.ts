@@ -18,27 +18,35 @@ export class ConversationResolver {
 
   @Mutation(() => Conversation, { description: 'Start a conversation with other members of the organization' })
   createConversation(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('input') input: CreateConversationInput,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('input', { description: 'The fields of the new conversation' }) input: CreateConversationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.create(ctx, organizationId, input);
   }
 
   @Query(() => ConversationPage, { description: "The caller's conversations in the organization, latest activity first" })
-  conversations(@Arg('organizationId', () => ID) organizationId: string, @Args() args: ConversationListArgs, @Ctx() ctx: SubgraphContext) {
+  conversations(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: ConversationListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.list(ctx, organizationId, args);
   }
 
   @Query(() => Conversation, { nullable: true, description: 'A conversation the caller takes part in' })
-  conversation(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  conversation(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The conversation' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.get(ctx, organizationId, id);
   }
 
   @Query(() => ConversationMessagePage, { description: 'Messages newest first; reading the first page marks them read' })
   conversationMessages(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('conversationId', () => ID) conversationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('conversationId', () => ID, { description: 'The conversation' }) conversationId: string,
     @Args() args: MessageListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -47,8 +55,8 @@ export class ConversationResolver {
 
   @Mutation(() => ConversationMessage, { description: 'Send a message to a conversation the caller takes part in' })
   sendMessage(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('conversationId', () => ID) conversationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('conversationId', () => ID, { description: 'The conversation' }) conversationId: string,
     @Arg('input') input: SendMessageInput,
     @Ctx() ctx: SubgraphContext,
   ) {

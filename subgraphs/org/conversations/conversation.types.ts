@@ -6,7 +6,7 @@ import { Conversation, ConversationMessage, MAX_MESSAGE_LENGTH } from './convers
 
 export const MAX_PARTICIPANTS = 50;
 
-@InputType()
+@InputType({ description: 'The new conversation: its subject and participants' })
 export class CreateConversationInput {
   @Field({ nullable: true, description: 'Required (or `title`, accepted as its synonym)' })
   @IsText(200)
@@ -24,7 +24,7 @@ export class CreateConversationInput {
   patientId?: string;
 }
 
-@InputType()
+@InputType({ description: 'The message to send' })
 export class SendMessageInput {
   @Field({ nullable: true, description: `1 to ${MAX_MESSAGE_LENGTH} characters, not blank` })
   @IsText(MAX_MESSAGE_LENGTH)

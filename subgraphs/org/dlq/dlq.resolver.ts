@@ -18,12 +18,12 @@ export class DeadLetterResolver {
   }
 
   @Mutation(() => DeadLetterAction, { description: 'Put a dead letter back on its queue with fresh attempts' })
-  retryDeadLetter(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  retryDeadLetter(@Arg('id', () => ID, { description: 'The dead letter' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.dlq.retry(ctx, id);
   }
 
   @Mutation(() => DeadLetterAction, { description: 'Discard a dead letter permanently' })
-  discardDeadLetter(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  discardDeadLetter(@Arg('id', () => ID, { description: 'The dead letter' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.dlq.discard(ctx, id);
   }
 }

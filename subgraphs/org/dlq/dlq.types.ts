@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 
 /** An event that could not be processed: kept in the platform's store until an administrator retries or discards it. */
-@ObjectType('DeadLetter')
+@ObjectType('DeadLetter', { description: 'A bus event a consumer failed on, kept for an administrator to retry or discard' })
 export class DeadLetterView {
   @Field(() => ID)
   id!: string;
@@ -43,7 +43,7 @@ export class DeadLetterListArgs extends PageArgs {
 @ObjectType()
 export class DeadLetterPage extends PageOf(DeadLetterView) {}
 
-@ObjectType()
+@ObjectType({ description: 'How many dead letters wait, the oldest, and whether that is over the alert threshold' })
 export class DeadLetterDepth {
   @Field(() => Int, { description: 'Entries waiting in the dead letter queue' })
   depth!: number;
@@ -58,7 +58,7 @@ export class DeadLetterDepth {
   oldestEvent?: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The outcome of retrying or discarding a dead letter' })
 export class DeadLetterAction {
   @Field(() => ID)
   id!: string;

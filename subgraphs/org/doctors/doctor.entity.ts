@@ -10,7 +10,10 @@ export enum DoctorVerification {
   approved = 'approved',
   rejected = 'rejected',
 }
-registerEnumType(DoctorVerification, { name: 'DoctorVerification' });
+registerEnumType(DoctorVerification, {
+  name: 'DoctorVerification',
+  description: "Where a doctor profile's license verification is: pending, approved or rejected",
+});
 
 /**
  * Verification, written once. `resubmit` is what an owner's edit of a rejected profile, or a new license on an
@@ -33,7 +36,7 @@ export const licenseKey = (number: string, country: string | null | undefined) =
  * A doctor's profile: created when a DOCTOR registers (svc.auth.user_created) or through `POST /api/doctors`.
  * Contact and license fields are private (see DoctorResolver); the entity exposes only what anyone may read.
  */
-@ObjectType('Doctor')
+@ObjectType('Doctor', { description: 'A doctor profile: license, specialty, verification and the organizations the doctor works in' })
 @Directive('@key(fields: "id")')
 @Entity({ tableName: 'doctor_profiles' })
 export class DoctorProfile extends BaseRecord {

@@ -29,7 +29,7 @@ export class DoctorResolver {
 
   @Public()
   @Query(() => DoctorProfile, { nullable: true, description: 'Approved profiles for anyone; others for their owner and administrators' })
-  doctor(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  doctor(@Arg('id', () => ID, { description: 'The doctor profile' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -46,7 +46,7 @@ export class DoctorResolver {
   @Public()
   @Query(() => DoctorPage, { description: "An organization's doctors; outside it, the approved ones of an active organization" })
   organizationDoctors(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: OrganizationDoctorsArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -54,29 +54,44 @@ export class DoctorResolver {
   }
 
   @Mutation(() => DoctorProfile, { description: "Create the caller's doctor profile (administrators: anyone's, with userId)" })
-  createDoctorProfile(@Arg('input') input: CreateDoctorInput, @Ctx() ctx: SubgraphContext) {
+  createDoctorProfile(
+    @Arg('input', { description: 'The fields of the new doctor profile' }) input: CreateDoctorInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
   @Mutation(() => DoctorProfile, { description: 'Change a doctor profile (the doctor or an administrator)' })
-  updateDoctorProfile(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateDoctorInput, @Ctx() ctx: SubgraphContext) {
+  updateDoctorProfile(
+    @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateDoctorInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => DoctorProfile, { description: 'Approve or reject a pending profile (admin:doctors)' })
-  verifyDoctor(@Arg('id', () => ID) id: string, @Arg('input') input: VerifyDoctorInput, @Ctx() ctx: SubgraphContext) {
+  verifyDoctor(
+    @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
+    @Arg('input') input: VerifyDoctorInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.verify(ctx, id, input);
   }
 
   @Mutation(() => DoctorProfile, { description: 'Link an approved doctor to an organization, adding them as a member if needed' })
-  addDoctorToOrganization(@Arg('id', () => ID) id: string, @Arg('input') input: JoinOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  addDoctorToOrganization(
+    @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
+    @Arg('input') input: JoinOrganizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.join(ctx, id, input);
   }
 
   @Mutation(() => DoctorProfile, { description: 'Unlink a doctor from an organization (an ORG:DOCTOR membership goes too)' })
   removeDoctorFromOrganization(
-    @Arg('id', () => ID) id: string,
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.leave(ctx, id, organizationId);

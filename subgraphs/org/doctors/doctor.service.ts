@@ -157,7 +157,7 @@ export class DoctorService {
     // profile someone already filled in is a 409.
     const existing = await ctx.em.findOne(DoctorProfile, { userId });
     if (existing && (existing.specialty || existing.licenseKey)) {
-      throw errors.conflict(userId === viewer.userId ? 'You already have a doctor profile' : 'This user already has a doctor profile');
+      throw errors.duplicate(userId === viewer.userId ? 'You already have a doctor profile' : 'This user already has a doctor profile');
     }
     rest.consultationFee = this.fee(rest.consultationFee, rest.currency, 'consultationFee') ?? undefined;
     const key = licenseKey(rest.licenseNumber, rest.licenseCountry);
@@ -297,7 +297,7 @@ export class DoctorService {
       throw errors.conflict('A rejected doctor profile cannot join an organization');
     }
     if (await ctx.em.count(DoctorOrganization, { doctor: doctor.id, organization: org.id })) {
-      throw errors.conflict('This doctor is already linked to the organization');
+      throw errors.duplicate('This doctor is already linked to the organization');
     }
     // The membership is kept as it is; the link records the role the doctor holds there.
     ctx.em.create(DoctorOrganization, { doctor, organization: org, role: membership.role });
@@ -411,7 +411,7 @@ export class DoctorService {
     const where: FilterQuery<DoctorProfile> = { licenseKey: key };
     if (exceptId) where.id = { $ne: exceptId };
     if (await ctx.em.count(DoctorProfile, where)) {
-      throw errors.conflict('A doctor profile with this license number is already registered for this country');
+      throw errors.duplicate('A doctor profile with this license number is already registered for this country');
     }
   }
 }

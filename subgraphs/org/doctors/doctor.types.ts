@@ -12,7 +12,7 @@ export const MAX_LIST_ITEMS = 20;
 const SearchText = () => MaxLength(100, { message: 'must be at most 100 characters' });
 
 /** The profile fields a doctor (or an administrator) may set; required ones differ between create and update. */
-@InputType()
+@InputType({ description: 'The fields of a new doctor profile: license, specialty and contact' })
 export class CreateDoctorInput {
   @Field(() => ID, { nullable: true, description: 'Administrators only: create the profile of this user' })
   userId?: string;
@@ -81,7 +81,7 @@ export class CreateDoctorInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared (names, specialty and license cannot be). */
-@InputType()
+@InputType({ description: 'The fields of a doctor profile to change; those left out stay' })
 export class UpdateDoctorInput {
   @Field({ nullable: true })
   @IsText(100)
@@ -149,7 +149,7 @@ export class UpdateDoctorInput {
 export const VERIFY_DECISIONS = ['approve', 'reject'] as const;
 export type VerifyDecision = (typeof VERIFY_DECISIONS)[number];
 
-@InputType()
+@InputType({ description: "The decision on a doctor's license" })
 export class VerifyDoctorInput {
   @Field({ nullable: true, description: `${VERIFY_DECISIONS.join(' or ')}; or give status or approved` })
   @IsOneOf(VERIFY_DECISIONS)
@@ -167,7 +167,7 @@ export class VerifyDoctorInput {
   reason?: string;
 }
 
-@InputType()
+@InputType({ description: 'The organization to link the doctor to, and the role there' })
 export class JoinOrganizationInput {
   @Field(() => ID)
   organizationId!: string;

@@ -71,7 +71,7 @@ export class AdmissionService {
     return ctx.em.transactional(async (em) => {
       const room = await lockRoom(em, organizationId, input.roomId);
       const current = await em.findOne(Admission, { organizationId, activePatientId: input.patientId });
-      if (current) throw errors.conflict(`The patient is already admitted in this organization (admission ${current.id})`);
+      if (current) throw errors.duplicate(`The patient is already admitted in this organization (admission ${current.id})`);
       await requireFreeBed(em, room);
       const admission = em.create(Admission, {
         organizationId,

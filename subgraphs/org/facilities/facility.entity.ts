@@ -14,15 +14,18 @@ export enum RoomType {
   isolation = 'isolation',
   other = 'other',
 }
-registerEnumType(RoomType, { name: 'RoomType' });
+registerEnumType(RoomType, { name: 'RoomType', description: 'What a room is used for' });
 
-/** Whether a room takes patients. It may move either way (back from maintenance), so there is no state machine. */
+/** Whether a room takes patients: available, or closed or under maintenance. It may move either way (back from maintenance), so there is no state machine. */
 export enum RoomStatus {
   available = 'available',
   maintenance = 'maintenance',
   closed = 'closed',
 }
-registerEnumType(RoomStatus, { name: 'RoomStatus' });
+registerEnumType(RoomStatus, {
+  name: 'RoomStatus',
+  description: 'Whether a room takes patients: available, or closed or under maintenance',
+});
 
 export const MAX_ROOM_CAPACITY = 500;
 
@@ -30,7 +33,7 @@ export const MAX_ROOM_CAPACITY = 500;
 export const roomNameKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** A room or ward of an organization; `capacity` is its number of beds (places). */
-@ObjectType('Room')
+@ObjectType('Room', { description: 'A room of an organization, with its capacity and occupancy' })
 @Entity({ tableName: 'rooms' })
 @Unique({ properties: ['organizationId', 'nameKey'] })
 export class Room extends BaseRecord {
@@ -79,7 +82,10 @@ export enum AdmissionStatus {
   admitted = 'admitted',
   discharged = 'discharged',
 }
-registerEnumType(AdmissionStatus, { name: 'AdmissionStatus' });
+registerEnumType(AdmissionStatus, {
+  name: 'AdmissionStatus',
+  description: 'Where an admission is: the patient admitted (transfers keep it so) or discharged',
+});
 
 /** transfer: to another room while admitted. discharge: ends the stay; a discharged admission is final. */
 export const ADMISSION = stateMachine<AdmissionStatus, 'transfer' | 'discharge'>('admission', {
@@ -94,10 +100,10 @@ export enum DischargeDisposition {
   against_medical_advice = 'against_medical_advice',
   other = 'other',
 }
-registerEnumType(DischargeDisposition, { name: 'DischargeDisposition' });
+registerEnumType(DischargeDisposition, { name: 'DischargeDisposition', description: 'Where a patient went when discharged' });
 
 /** A patient's stay in a room of an organization, from admission to discharge. */
-@ObjectType('Admission')
+@ObjectType('Admission', { description: "A patient's stay in a room of the organization, from admission to discharge" })
 @Entity({ tableName: 'admissions' })
 @Index({ properties: ['organizationId', 'admittedAt'] })
 @Index({ properties: ['room', 'status'] })
@@ -165,7 +171,7 @@ export class Admission extends BaseRecord {
 }
 
 /** One move of an admitted patient from a room to another. */
-@ObjectType('AdmissionTransfer')
+@ObjectType('AdmissionTransfer', { description: 'One move of an admitted patient from one room to another' })
 @Entity({ tableName: 'admission_transfers' })
 export class AdmissionTransfer extends BaseRecord {
   @ManyToOne(() => Admission, { ref: true, index: true })

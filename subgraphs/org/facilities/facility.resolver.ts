@@ -22,25 +22,37 @@ export class RoomResolver {
   private readonly admissionService = new AdmissionService();
 
   @Mutation(() => Room, { description: 'Create a room or ward (rooms:write)' })
-  createRoom(@Arg('organizationId', () => ID) organizationId: string, @Arg('input') input: CreateRoomInput, @Ctx() ctx: SubgraphContext) {
+  createRoom(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('input', { description: 'The fields of the new room' }) input: CreateRoomInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, organizationId, input);
   }
 
   @Query(() => RoomPage, { description: "An organization's rooms, by name (every member)" })
-  organizationRooms(@Arg('organizationId', () => ID) organizationId: string, @Args() args: RoomListArgs, @Ctx() ctx: SubgraphContext) {
+  organizationRooms(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: RoomListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Room, { nullable: true })
-  room(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Room, { nullable: true, description: "A room of the organization's with its occupancy; NOT_FOUND when missing or another organization's" })
+  room(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The room' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.get(ctx, organizationId, id);
   }
 
   @Mutation(() => Room, { description: 'Change a room: name, type, capacity (not below its patients), status, ...' })
   updateRoom(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateRoomInput,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The room' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateRoomInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.update(ctx, organizationId, id, input);
@@ -72,7 +84,7 @@ export class AdmissionResolver {
 
   @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
   admitPatient(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: AdmitPatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -81,22 +93,26 @@ export class AdmissionResolver {
 
   @Query(() => AdmissionPage, { description: "An organization's admissions, newest first (admissions:read)" })
   organizationAdmissions(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: AdmissionListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Admission, { nullable: true })
-  admission(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Admission, { nullable: true, description: "An admission of the organization's; NOT_FOUND when missing or another organization's" })
+  admission(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.get(ctx, organizationId, id);
   }
 
   @Mutation(() => Admission, { description: 'Discharge an admitted patient' })
   dischargeAdmission(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
     @Arg('input') input: DischargeInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -105,8 +121,8 @@ export class AdmissionResolver {
 
   @Mutation(() => Admission, { description: 'Move an admitted patient to another room with a free bed' })
   transferAdmission(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The admission' }) id: string,
     @Arg('input') input: TransferInput,
     @Ctx() ctx: SubgraphContext,
   ) {

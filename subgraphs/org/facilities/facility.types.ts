@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
 import { Admission, AdmissionStatus, DischargeDisposition, MAX_ROOM_CAPACITY, Room, RoomStatus, RoomType } from './facility.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new room' })
 export class CreateRoomInput {
   @Field({ description: 'Unique in the organization, whatever the letter case' })
   @IsText(100)
@@ -33,7 +33,7 @@ export class CreateRoomInput {
 }
 
 /** Every field optional; optional fields sent as null are cleared. */
-@InputType()
+@InputType({ description: 'The fields of a room to change; those left out stay' })
 export class UpdateRoomInput {
   @Field({ nullable: true })
   @IsText(100)
@@ -77,7 +77,7 @@ export class RoomListArgs extends PageArgs {
 @ObjectType()
 export class RoomPage extends PageOf(Room) {}
 
-@InputType()
+@InputType({ description: 'Who is admitted, into which room, and why' })
 export class AdmitPatientInput {
   @Field(() => ID, { description: 'A patient of the organization (404 when unknown or not visible to the caller)' })
   patientId!: string;
@@ -101,7 +101,7 @@ export class AdmitPatientInput {
   notes?: string;
 }
 
-@InputType()
+@InputType({ description: 'How the patient leaves: the disposition and notes' })
 export class DischargeInput {
   @Field(() => DischargeDisposition, { nullable: true, description: '`other` (not stated) when omitted' })
   disposition?: DischargeDisposition;
@@ -115,7 +115,7 @@ export class DischargeInput {
   dischargedAt?: Date;
 }
 
-@InputType()
+@InputType({ description: 'The room to move the patient to, and why' })
 export class TransferInput {
   @Field(() => ID, { description: 'Another room of the organization, available and with a free bed' })
   roomId!: string;

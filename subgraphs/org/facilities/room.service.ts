@@ -141,7 +141,7 @@ export class RoomService {
   /** One room per name in an organization, whatever the letter case or spacing. */
   private async checkName(em: EntityManager, organizationId: string, name: string): Promise<void> {
     if (await em.count(Room, { organizationId, nameKey: roomNameKey(name) })) {
-      throw errors.conflict(`The organization already has a room named ${name}`);
+      throw errors.duplicate(`The organization already has a room named ${name}`);
     }
   }
 }

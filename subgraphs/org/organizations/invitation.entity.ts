@@ -10,7 +10,10 @@ export enum InvitationStatus {
   revoked = 'revoked',
   expired = 'expired',
 }
-registerEnumType(InvitationStatus, { name: 'InvitationStatus' });
+registerEnumType(InvitationStatus, {
+  name: 'InvitationStatus',
+  description: 'Where an invitation to an organization is: pending, accepted, revoked or expired',
+});
 
 /**
  * accept: the invited person joins (once). revoke: an administrator withdraws it. A pending invitation past its
@@ -26,7 +29,7 @@ export const INVITATION = stateMachine<InvitationStatus, 'accept' | 'revoke' | '
  * An invitation to join an organization with a role, mailed to an address. Its token is shown only in the mail and
  * stored as SHA-256. One pending invitation per organization and address (a partial unique index).
  */
-@ObjectType('OrganizationInvitation')
+@ObjectType('OrganizationInvitation', { description: 'An invitation for someone to join an organization with a role' })
 @Entity({ tableName: 'organization_invitations' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 @Index({

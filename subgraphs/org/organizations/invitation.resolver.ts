@@ -14,7 +14,7 @@ export class InvitationResolver {
     description: 'Invite someone by email to join with a role (members:manage); the token goes by mail',
   })
   sendInvitation(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: SendInvitationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -23,7 +23,7 @@ export class InvitationResolver {
 
   @Query(() => OrganizationInvitationPage, { description: "An organization's invitations, newest first (members:manage)" })
   organizationInvitations(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: InvitationListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -31,7 +31,11 @@ export class InvitationResolver {
   }
 
   @Mutation(() => OrganizationInvitation, { description: 'Revoke a pending invitation (members:manage)' })
-  revokeInvitation(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  revokeInvitation(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('id', () => ID, { description: 'The organization invitation' }) id: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.revoke(ctx, organizationId, id);
   }
 

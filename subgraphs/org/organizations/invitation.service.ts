@@ -37,7 +37,7 @@ export class InvitationService {
     const email = input.email.trim().toLowerCase();
     const user = await ctx.em.findOne(User, { email }, { fields: ['id'] });
     if (user && (await ctx.em.count(OrganizationMember, { organization: org.id, user: user.id }))) {
-      throw errors.conflict(`${email} is already a member of this organization`);
+      throw errors.duplicate(`${email} is already a member of this organization`);
     }
     const now = clock.now();
     // A pending invitation past its expiry no longer counts: store it as expired so a new one can take its place.
@@ -46,7 +46,7 @@ export class InvitationService {
       { organizationId: org.id, email, status: InvitationStatus.pending, expiresAt: { $lte: now } },
       { status: INVITATION.transitions.expire.to, updatedAt: now },
     );
-    const pendingAlready = () => errors.conflict(`${email} already has a pending invitation to this organization`);
+    const pendingAlready = () => errors.duplicate(`${email} already has a pending invitation to this organization`);
     if (await ctx.em.count(OrganizationInvitation, { organizationId: org.id, email, status: InvitationStatus.pending })) {
       throw pendingAlready();
     }
@@ -134,7 +134,7 @@ export class InvitationService {
     const org = await ctx.em.findOne(Organization, { id: invitation.organizationId });
     if (!org) throw errors.invalidField('token', 'is not a valid invitation token');
     if (org.status === OrganizationStatus.closed) throw errors.conflict('Cannot join an organization that is closed');
-    const alreadyMember = () => errors.conflict('You are already a member of this organization');
+    const alreadyMember = () => errors.duplicate('You are already a member of this organization');
     if (await ctx.em.count(OrganizationMember, { organization: org.id, user: viewer.userId })) throw alreadyMember();
     const member = await ctx.em
       .transactional(async (em) => {

@@ -4,7 +4,7 @@ import { ORG_ROLES } from '../../../shared/permissions';
 import { IsEmailAddress, IsOneOf, IsText } from '../../../shared/validation';
 import { InvitationStatus, OrganizationInvitation } from './invitation.entity';
 
-@InputType()
+@InputType({ description: 'Whom to invite and with which role' })
 export class SendInvitationInput {
   @Field({ description: 'Where the invitation goes; the person accepts it signed in with this email' })
   @IsEmailAddress()

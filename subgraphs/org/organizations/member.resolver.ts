@@ -23,7 +23,11 @@ export class MemberResolver {
   private readonly service = new MemberService();
 
   @Query(() => OrganizationMemberPage, { description: "An organization's members, oldest first" })
-  organizationMembers(@Arg('organizationId', () => ID) organizationId: string, @Args() args: MemberListArgs, @Ctx() ctx: SubgraphContext) {
+  organizationMembers(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: MemberListArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.list(ctx, organizationId, args);
   }
 
@@ -36,8 +40,8 @@ export class MemberResolver {
     description: 'Remove a member (members:manage) or leave (the member themself); answers the removed membership',
   })
   removeMember(
-    @Arg('organizationId', () => ID) organizationId: string,
-    @Arg('userId', () => ID) userId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Arg('userId', () => ID, { description: 'The user' }) userId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.remove(ctx, organizationId, userId);

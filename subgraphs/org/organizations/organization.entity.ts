@@ -14,7 +14,10 @@ export enum OrganizationType {
   supplier = 'supplier',
   other = 'other',
 }
-registerEnumType(OrganizationType, { name: 'OrganizationType' });
+registerEnumType(OrganizationType, {
+  name: 'OrganizationType',
+  description: 'What kind of organization it is: hospital, clinic, pharmacy, laboratory, imaging center, insurer, supplier or other',
+});
 
 export enum OrganizationStatus {
   pending = 'pending',
@@ -22,7 +25,10 @@ export enum OrganizationStatus {
   suspended = 'suspended',
   closed = 'closed',
 }
-registerEnumType(OrganizationStatus, { name: 'OrganizationStatus' });
+registerEnumType(OrganizationStatus, {
+  name: 'OrganizationStatus',
+  description: 'Where an organization is: pending, active, suspended or closed',
+});
 
 /**
  * activate: a pending organization is approved, a suspended one reinstated. suspend: an active one is put on hold.
@@ -37,7 +43,7 @@ export const ORGANIZATION = stateMachine<OrganizationStatus, 'activate' | 'suspe
 /** The one organization role an organization can never be without. */
 export const ORG_ADMIN = 'ORG:ADMIN';
 
-@ObjectType('Organization')
+@ObjectType('Organization', { description: 'An organization: a hospital, clinic, pharmacy, laboratory or other member of the platform' })
 @Directive('@key(fields: "id")')
 @Entity({ tableName: 'organizations' })
 export class Organization extends BaseRecord {
@@ -102,7 +108,7 @@ export class Organization extends BaseRecord {
 }
 
 /** A user's place in an organization, with the roles they hold there. */
-@ObjectType('OrganizationMember')
+@ObjectType('OrganizationMember', { description: "A user's membership of an organization, with their roles" })
 @Entity({ tableName: 'organization_members' })
 @Unique({ properties: ['organization', 'user'] })
 export class OrganizationMember extends BaseRecord {

@@ -17,11 +17,14 @@ export class OrganizationResolver {
   private readonly service = new OrganizationService();
 
   @Mutation(() => Organization, { description: 'Create an organization; the caller becomes its ORG:ADMIN' })
-  createOrganization(@Arg('input') input: CreateOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  createOrganization(
+    @Arg('input', { description: 'The fields of the new organization' }) input: CreateOrganizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => OrganizationPage)
+  @Query(() => OrganizationPage, { description: 'Organizations the caller may see, filtered and paged' })
   organizations(@Args() args: OrganizationListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, args);
   }
@@ -31,13 +34,17 @@ export class OrganizationResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Organization, { nullable: true })
-  organization(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Organization, { nullable: true, description: 'An organization; NOT_FOUND when missing or not visible to the caller' })
+  organization(@Arg('id', () => ID, { description: 'The organization' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Organization)
-  updateOrganization(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateOrganizationInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Organization, { description: "Change an organization's details (its administrators)" })
+  updateOrganization(
+    @Arg('id', () => ID, { description: 'The organization' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateOrganizationInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 

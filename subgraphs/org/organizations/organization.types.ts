@@ -4,7 +4,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCountryCode, IsEmailAddress, IsInRange, IsPhone, IsText } from '../../../shared/validation';
 import { Organization, OrganizationStatus, OrganizationType } from './organization.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new organization' })
 export class CreateOrganizationInput {
   @Field()
   @IsText(200)
@@ -43,7 +43,7 @@ export class CreateOrganizationInput {
 }
 
 /** Every field optional; a field sent as null clears it (name and type cannot be cleared). */
-@InputType()
+@InputType({ description: 'The fields of an organization to change; those left out stay' })
 export class UpdateOrganizationInput {
   @Field({ nullable: true })
   @IsOptional()

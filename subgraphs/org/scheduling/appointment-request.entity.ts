@@ -8,7 +8,10 @@ export enum AppointmentRequestStatus {
   approved = 'approved',
   rejected = 'rejected',
 }
-registerEnumType(AppointmentRequestStatus, { name: 'AppointmentRequestStatus' });
+registerEnumType(AppointmentRequestStatus, {
+  name: 'AppointmentRequestStatus',
+  description: "Where a patient's request for an appointment is: pending, approved (an appointment was booked) or rejected",
+});
 
 /** approve: staff book the appointment it asks for. reject: staff decline it. Each happens once. */
 export const APPOINTMENT_REQUEST = stateMachine<AppointmentRequestStatus, 'approve' | 'reject'>('appointment request', {
@@ -17,7 +20,9 @@ export const APPOINTMENT_REQUEST = stateMachine<AppointmentRequestStatus, 'appro
 });
 
 /** A signed-in user's wish for an appointment, which the organization's staff approve (booking it) or reject. */
-@ObjectType('AppointmentRequest')
+@ObjectType('AppointmentRequest', {
+  description: 'A patient asking for an appointment at a preferred time, for staff to approve or reject',
+})
 @Entity({ tableName: 'appointment_requests' })
 @Index({ properties: ['organizationId', 'status', 'createdAt'] })
 export class AppointmentRequest extends BaseRecord {

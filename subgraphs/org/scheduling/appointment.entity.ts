@@ -18,7 +18,10 @@ export enum AppointmentStatus {
   cancelled = 'cancelled',
   no_show = 'no_show',
 }
-registerEnumType(AppointmentStatus, { name: 'AppointmentStatus' });
+registerEnumType(AppointmentStatus, {
+  name: 'AppointmentStatus',
+  description: 'Where an appointment is in its life, from booked to completed, cancelled or no-show',
+});
 
 /** Every status in the order of a day's work (the kanban columns). */
 export const APPOINTMENT_STATUSES = Object.values(AppointmentStatus);

@@ -40,8 +40,8 @@ export class AppointmentResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Appointment, { nullable: true })
-  appointment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Appointment, { nullable: true, description: 'An appointment, for its patient, doctor or organization staff; NOT_FOUND otherwise' })
+  appointment(@Arg('id', () => ID, { description: 'The appointment' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -52,7 +52,7 @@ export class AppointmentResolver {
 
   @Mutation(() => Appointment, { description: 'Move an appointment to a status (staff); 409 when the move is not allowed' })
   updateAppointmentStatus(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('status', () => AppointmentStatus) status: AppointmentStatus,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
@@ -62,7 +62,7 @@ export class AppointmentResolver {
 
   @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
   cancelAppointment(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
@@ -70,7 +70,11 @@ export class AppointmentResolver {
   }
 
   @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
-  rescheduleAppointment(@Arg('id', () => ID) id: string, @Arg('input') input: RescheduleAppointmentInput, @Ctx() ctx: SubgraphContext) {
+  rescheduleAppointment(
+    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
+    @Arg('input') input: RescheduleAppointmentInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.reschedule(ctx, id, input);
   }
 
@@ -106,7 +110,10 @@ export class AppointmentRequestResolver {
   private readonly appointments = new AppointmentService();
 
   @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
-  createAppointmentRequest(@Arg('input') input: CreateAppointmentRequestInput, @Ctx() ctx: SubgraphContext) {
+  createAppointmentRequest(
+    @Arg('input', { description: 'The fields of the new appointment request' }) input: CreateAppointmentRequestInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -117,8 +124,11 @@ export class AppointmentRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => AppointmentRequest, { nullable: true })
-  appointmentRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => AppointmentRequest, {
+    nullable: true,
+    description: 'An appointment request, for the patient who asked or organization staff; NOT_FOUND otherwise',
+  })
+  appointmentRequest(@Arg('id', () => ID, { description: 'The appointment request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -126,19 +136,19 @@ export class AppointmentRequestResolver {
     description: 'Book the appointment a request asks for (or at the time and resource given) and approve it',
   })
   approveAppointmentRequest(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The appointment request' }) id: string,
     @Arg('startTime', () => Date, { nullable: true }) startTime: Date | null,
     @Arg('endTime', () => Date, { nullable: true }) endTime: Date | null,
-    @Arg('resourceId', () => ID, { nullable: true }) resourceId: string | null,
+    @Arg('resourceId', () => ID, { nullable: true, description: 'The resource' }) resourceId: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.approve(ctx, id, { startTime, endTime, resourceId });
   }
 
-  @Mutation(() => AppointmentRequest)
+  @Mutation(() => AppointmentRequest, { description: 'Reject a pending appointment request (appointments:write)' })
   rejectAppointmentRequest(
-    @Arg('id', () => ID) id: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Arg('id', () => ID, { description: 'The appointment request' }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why, shown to the patient' }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.reject(ctx, id, reason);

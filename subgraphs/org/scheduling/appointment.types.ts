@@ -6,7 +6,7 @@ import { Appointment, AppointmentStatus } from './appointment.entity';
 import { IsId } from './resource.types';
 
 /** The SPEC booking body, plus `patient_id` that staff of the organization may give. */
-@InputType()
+@InputType({ description: 'The appointment to book: the resource, the time and who it is for' })
 export class BookAppointmentInput {
   @Field(() => ID)
   @IsId()
@@ -39,7 +39,7 @@ export class BookAppointmentInput {
   patientId?: string;
 }
 
-@InputType()
+@InputType({ description: 'The new time of the appointment' })
 export class RescheduleAppointmentInput {
   @Field(() => Date)
   startTime!: Date;
@@ -98,7 +98,7 @@ export class KanbanArgs {
   resourceId?: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The appointments of one status' })
 export class KanbanColumn {
   @Field(() => AppointmentStatus)
   status!: AppointmentStatus;
@@ -110,7 +110,7 @@ export class KanbanColumn {
   appointments!: Appointment[];
 }
 
-@ObjectType()
+@ObjectType({ description: "A day's appointments in one column per status" })
 export class AppointmentKanban {
   @Field()
   date!: string;
@@ -119,7 +119,7 @@ export class AppointmentKanban {
   columns!: KanbanColumn[];
 }
 
-@InputType()
+@InputType({ description: 'The appointment asked for: the resource or doctor, the preferred time and the reason' })
 export class CreateAppointmentRequestInput {
   @Field(() => ID, { nullable: true, description: 'The resource wanted; or give doctor_id' })
   @IsId()

@@ -7,10 +7,10 @@ export enum ResourceType {
   room = 'room',
   equipment = 'equipment',
 }
-registerEnumType(ResourceType, { name: 'ResourceType' });
+registerEnumType(ResourceType, { name: 'ResourceType', description: 'What a schedulable resource is: a doctor, a room, or equipment' });
 
 /** Something appointments are booked on: a doctor, a room or a piece of equipment of an organization. */
-@ObjectType('SchedulableResource')
+@ObjectType('SchedulableResource', { description: 'Something appointments are booked with: a doctor, a room or equipment' })
 @Entity({ tableName: 'schedulable_resources' })
 @Index({ properties: ['organizationId', 'type'] })
 export class SchedulableResource extends BaseRecord {
@@ -53,7 +53,7 @@ export class SchedulableResource extends BaseRecord {
 }
 
 /** A break inside a schedule's working window, `HH:MM` in the schedule's time zone. */
-@ObjectType('ScheduleBreak')
+@ObjectType('ScheduleBreak', { description: 'A break within working hours' })
 export class ScheduleBreak {
   @Field({ description: 'HH:MM' })
   startTime!: string;
@@ -63,7 +63,7 @@ export class ScheduleBreak {
 }
 
 /** Weekly working hours of a resource: a window on some days of the week, less its breaks, cut into slots. */
-@ObjectType('Schedule')
+@ObjectType('Schedule', { description: 'Working hours of a resource: days of the week, times and breaks' })
 @Entity({ tableName: 'schedules' })
 export class Schedule extends BaseRecord {
   @Index()

@@ -34,23 +34,30 @@ export class ResourceResolver {
   }
 
   @Public()
-  @Query(() => SchedulableResource, { nullable: true })
-  resource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => SchedulableResource, { nullable: true, description: 'A schedulable resource (a doctor, a room, equipment); public; NOT_FOUND when missing' })
+  resource(@Arg('id', () => ID, { description: 'The resource' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => SchedulableResource, { description: 'Create a schedulable resource (scheduling:write)' })
-  createResource(@Arg('input') input: CreateResourceInput, @Ctx() ctx: SubgraphContext) {
+  createResource(
+    @Arg('input', { description: 'The fields of the new schedulable resource' }) input: CreateResourceInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => SchedulableResource)
-  updateResource(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateResourceInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => SchedulableResource, { description: 'Change a schedulable resource (scheduling:write)' })
+  updateResource(
+    @Arg('id', () => ID, { description: 'The resource' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateResourceInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => SchedulableResource, { description: 'Delete a resource and its schedules; 409 while appointments are to come' })
-  deleteResource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  deleteResource(@Arg('id', () => ID, { description: 'The schedulable resource' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 
@@ -74,28 +81,36 @@ export class ScheduleResolver {
 
   @Public()
   @Query(() => SchedulePage, { description: "A resource's schedules" })
-  resourceSchedules(@Arg('resourceId', () => ID) resourceId: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  resourceSchedules(
+    @Arg('resourceId', () => ID, { description: 'The resource' }) resourceId: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.listForResource(ctx, resourceId, args);
   }
 
   @Public()
-  @Query(() => Schedule, { nullable: true })
-  schedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => Schedule, { nullable: true, description: "A resource's working hours; public; NOT_FOUND when missing" })
+  schedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
   @Mutation(() => Schedule, { description: 'Add working hours to a resource (scheduling:write); 409 when they overlap others' })
-  createSchedule(@Arg('input') input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
+  createSchedule(@Arg('input', { description: 'The fields of the new schedule' }) input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Schedule)
-  updateSchedule(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateScheduleInput, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Schedule, { description: "Change a resource's working hours (scheduling:write); 409 when they overlap others" })
+  updateSchedule(
+    @Arg('id', () => ID, { description: 'The schedule' }) id: string,
+    @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateScheduleInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.update(ctx, id, input);
   }
 
-  @Mutation(() => Schedule)
-  deleteSchedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => Schedule, { description: "Delete a resource's working hours (scheduling:write)" })
+  deleteSchedule(@Arg('id', () => ID, { description: 'The schedule' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

@@ -20,7 +20,7 @@ const IsClockTime = () => Matches(HH_MM, { message: 'must be a time of day writt
 export const MIN_SLOT_MINUTES = 5;
 export const MAX_SLOT_MINUTES = 240;
 
-@InputType()
+@InputType({ description: 'The fields of a new schedulable resource' })
 export class CreateResourceInput {
   @Field(() => ID, { nullable: true, description: "The caller's organization when they schedule for exactly one" })
   @IsId()
@@ -57,7 +57,7 @@ export class CreateResourceInput {
 }
 
 /** Every field optional; description and room_id clear with null. The type and organization never change. */
-@InputType()
+@InputType({ description: 'The fields of a resource to change; those left out stay' })
 export class UpdateResourceInput {
   @Field({ nullable: true })
   @IsText(200)
@@ -100,7 +100,7 @@ export class ResourceListArgs extends PageArgs {
 @ObjectType()
 export class SchedulableResourcePage extends PageOf(SchedulableResource) {}
 
-@InputType()
+@InputType({ description: 'A break within working hours' })
 export class ScheduleBreakInput {
   @Field({ description: 'HH:MM' })
   @IsClockTime()
@@ -111,7 +111,7 @@ export class ScheduleBreakInput {
   endTime!: string;
 }
 
-@InputType()
+@InputType({ description: 'Working hours to add to a resource' })
 export class CreateScheduleInput {
   @Field(() => ID)
   @IsId()
@@ -159,7 +159,7 @@ export class CreateScheduleInput {
 }
 
 /** Every field optional; time_zone, valid_from and valid_until clear with null. */
-@InputType()
+@InputType({ description: 'The fields of a schedule to change; those left out stay' })
 export class UpdateScheduleInput {
   @Field(() => [Int], { nullable: true })
   @ArrayMinSize(1, { message: 'must name at least one day' })
@@ -212,7 +212,7 @@ export class AvailabilityArgs {
   date!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A time slot of a resource and whether it is free' })
 export class AvailabilitySlot {
   @Field(() => Date)
   startTime!: Date;
@@ -224,7 +224,7 @@ export class AvailabilitySlot {
   available!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: "A resource's slots on one day, in its time zone" })
 export class ResourceAvailability {
   @Field(() => ID)
   resourceId!: string;
@@ -257,7 +257,7 @@ export class DoctorAvailabilityArgs {
   days?: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A free slot of a doctor, with the resource that has it' })
 export class DoctorSlot {
   @Field(() => ID)
   resourceId!: string;
@@ -269,7 +269,7 @@ export class DoctorSlot {
   endTime!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: "One day of a doctor's free slots" })
 export class DoctorAvailabilityDay {
   @Field()
   date!: string;
@@ -281,7 +281,7 @@ export class DoctorAvailabilityDay {
   firstFreeSlot?: DoctorSlot | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "A doctor's free slots from a date, day by day" })
 export class DoctorAvailability {
   @Field(() => ID)
   doctorId!: string;

@@ -4,7 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { BaseRecord } from '../../../shared/model';
 
 /** What happened to whose account, done by whom, from where. Append-only. */
-@ObjectType('SecurityEvent')
+@ObjectType('SecurityEvent', { description: 'A security-relevant event on an account (sign-in, failure, MFA change ...)' })
 @Entity({ tableName: 'security_events' })
 @Index({ properties: ['userId', 'createdAt'] })
 export class SecurityEvent extends BaseRecord {

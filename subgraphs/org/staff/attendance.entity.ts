@@ -6,7 +6,7 @@ import { BaseRecord } from '../../../shared/model';
  * A stretch of work of a member at an organization: clock-in to clock-out. At most one is open (no clock-out yet)
  * per member and organization; a partial unique index holds that even when two clock-ins arrive together.
  */
-@ObjectType('AttendanceEntry')
+@ObjectType('AttendanceEntry', { description: 'One clock-in (and its clock-out) of a staff member at an organization' })
 @Entity({ tableName: 'attendance_entries' })
 @Index({ properties: ['organizationId', 'clockInAt'] })
 @Index({ properties: ['userId', 'clockInAt'] })

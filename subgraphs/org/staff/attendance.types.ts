@@ -2,7 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { IsText } from '../../../shared/validation';
 import { AttendanceEntry } from './attendance.entity';
 
-@InputType()
+@InputType({ description: 'Where the member clocks in' })
 export class ClockInInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller belongs to exactly one organization' })
   organizationId?: string;
@@ -16,7 +16,7 @@ export class ClockInInput {
   location?: string;
 }
 
-@InputType()
+@InputType({ description: 'Where the member clocks out (the open entry anywhere when left out), with a note' })
 export class ClockOutInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller is clocked in at one organization only' })
   organizationId?: string;
@@ -36,7 +36,7 @@ export class AttendanceTodayArgs {
 }
 
 /** One member's day at one organization. */
-@ObjectType()
+@ObjectType({ description: "One member's attendance at one organization that day: entries, minutes worked, and whether clocked in now" })
 export class AttendanceTotal {
   @Field(() => ID)
   organizationId!: string;
@@ -54,7 +54,7 @@ export class AttendanceTotal {
   clockedIn!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: "One day's attendance: the entries, and the minutes worked in all and per member" })
 export class AttendanceDay {
   @Field({ description: 'The UTC day, YYYY-MM-DD' })
   date!: string;

@@ -11,7 +11,7 @@ export enum LeaveStatus {
   rejected = 'rejected',
   cancelled = 'cancelled',
 }
-registerEnumType(LeaveStatus, { name: 'LeaveStatus' });
+registerEnumType(LeaveStatus, { name: 'LeaveStatus', description: 'Where a leave request is: pending, approved, rejected or cancelled' });
 
 /** approve and reject: someone with `leave:approve` decides a pending request. cancel: the requester withdraws it. */
 export const LEAVE_REQUEST = stateMachine<LeaveStatus, 'approve' | 'reject' | 'cancel'>('leave request', {
@@ -24,7 +24,7 @@ export const LEAVE_REQUEST = stateMachine<LeaveStatus, 'approve' | 'reject' | 'c
 export const HOLDING_DAYS = [LeaveStatus.pending, LeaveStatus.approved];
 
 /** A member's request for leave from an organization, for whole days from `startDate` to `endDate` inclusive. */
-@ObjectType('LeaveRequest')
+@ObjectType('LeaveRequest', { description: "A staff member's request for leave, and its decision" })
 @Entity({ tableName: 'leave_requests' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 @Index({ properties: ['userId', 'organizationId', 'startDate'] })

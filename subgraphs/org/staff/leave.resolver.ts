@@ -16,7 +16,10 @@ export class LeaveResolver {
   private readonly service = new LeaveService();
 
   @Mutation(() => LeaveRequest, { description: 'Ask for leave from an organization the caller belongs to' })
-  createLeaveRequest(@Arg('input') input: CreateLeaveRequestInput, @Ctx() ctx: SubgraphContext) {
+  createLeaveRequest(
+    @Arg('input', { description: 'The fields of the new leave request' }) input: CreateLeaveRequestInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.create(ctx, input);
   }
 
@@ -27,15 +30,15 @@ export class LeaveResolver {
 
   @Query(() => LeaveRequestPage, { description: "An organization's leave requests: all for approvers, else the caller's own" })
   organizationLeaveRequests(
-    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: OrganizationLeaveListArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Query(() => LeaveRequest, { nullable: true })
-  leaveRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  @Query(() => LeaveRequest, { nullable: true, description: "A leave request, for its requester or the organization's approvers; NOT_FOUND otherwise" })
+  leaveRequest(@Arg('id', () => ID, { description: 'The leave request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
@@ -50,7 +53,7 @@ export class LeaveResolver {
   }
 
   @Mutation(() => LeaveRequest, { description: 'Withdraw a pending leave request (its requester)' })
-  cancelLeaveRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
+  cancelLeaveRequest(@Arg('id', () => ID, { description: 'The leave request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.cancel(ctx, id);
   }
 }

@@ -3,7 +3,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
 import { LEAVE_TYPES, LeaveRequest, LeaveStatus } from './leave.entity';
 
-@InputType()
+@InputType({ description: 'The leave asked for: the organization, type, dates and reason' })
 export class CreateLeaveRequestInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller belongs to exactly one organization' })
   organizationId?: string;

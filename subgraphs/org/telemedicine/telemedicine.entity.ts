@@ -9,7 +9,7 @@ export enum VideoSessionStatus {
   active = 'active',
   ended = 'ended',
 }
-registerEnumType(VideoSessionStatus, { name: 'VideoSessionStatus' });
+registerEnumType(VideoSessionStatus, { name: 'VideoSessionStatus', description: 'Where a video session is: created, active or ended' });
 
 /** Sessions move by the platform's own actions and by the provider's webhooks; each way is one action here. */
 export const videoSessionMachine = stateMachine<VideoSessionStatus, 'start' | 'end'>('video session', {
@@ -18,7 +18,7 @@ export const videoSessionMachine = stateMachine<VideoSessionStatus, 'start' | 'e
 });
 
 /** A telemedicine video session of an appointment: one provider room. */
-@ObjectType('VideoSession')
+@ObjectType('VideoSession', { description: 'A video session of a telemedicine appointment' })
 @Entity({ tableName: 'video_sessions' })
 /** One open session per appointment (initiations are also serialized with an advisory lock). */
 @Index({
@@ -82,10 +82,13 @@ export enum ParticipantRole {
   /** Someone the provider let in whom the appointment does not name: disconnected at once. */
   unauthorized = 'unauthorized',
 }
-registerEnumType(ParticipantRole, { name: 'ParticipantRole' });
+registerEnumType(ParticipantRole, {
+  name: 'ParticipantRole',
+  description: 'Who joined a video session: the doctor, the patient, or someone unauthorized (refused)',
+});
 
 /** Someone who was in a session's room, as the provider reported (one row per identity and session). */
-@ObjectType('VideoParticipant')
+@ObjectType('VideoParticipant', { description: 'Someone who joined a video session, and when' })
 @Entity({ tableName: 'video_participants' })
 @Unique({ properties: ['session', 'identity'] })
 export class VideoParticipant extends BaseRecord {

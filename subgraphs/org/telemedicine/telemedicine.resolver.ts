@@ -13,23 +13,26 @@ export class TelemedicineResolver {
   @Mutation(() => VideoSession, {
     description: 'Start (or return the open) video session of an appointment; its doctor or patient gets a join token in `join`',
   })
-  initiateTelemedicine(@Arg('appointmentId', () => ID) appointmentId: string, @Ctx() ctx: SubgraphContext) {
+  initiateTelemedicine(
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.initiate(ctx, appointmentId);
   }
 
   @Mutation(() => VideoSession, { description: "A join token for the appointment's doctor or patient" })
   joinTelemedicine(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.join(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoSession, { nullable: true })
+  @Query(() => VideoSession, { nullable: true, description: "A video session of an appointment, for the appointment's participants; NOT_FOUND otherwise" })
   telemedicineSession(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.status(ctx, appointmentId, sessionId);
@@ -37,17 +40,17 @@ export class TelemedicineResolver {
 
   @Mutation(() => VideoSession, { description: 'End the session and close its room (the doctor or scheduling staff)' })
   endTelemedicine(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.end(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoParticipantPage)
+  @Query(() => VideoParticipantPage, { description: "Who joined a video session and when, for the appointment's participants" })
   telemedicineParticipants(
-    @Arg('appointmentId', () => ID) appointmentId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
+    @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
     @Args() args: PageArgs,
     @Ctx() ctx: SubgraphContext,
   ) {

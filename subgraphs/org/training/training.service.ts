@@ -116,7 +116,7 @@ export class TrainingService {
       enrolledBy: viewer.userId,
     });
     await ctx.em.flush().catch((err) => {
-      throw err instanceof UniqueConstraintViolationException ? errors.conflict('Already enrolled in this course') : err;
+      throw err instanceof UniqueConstraintViolationException ? errors.duplicate('Already enrolled in this course') : err;
     });
     return enrollment;
   }

@@ -56,7 +56,7 @@ export class AuthService {
   async register(ctx: SubgraphContext, input: RegisterInput): Promise<AuthPayload> {
     await limitAttempts(ctx, 'register');
     const email = normalizeEmail(input.email);
-    if (await ctx.em.count(User, { email })) throw errors.conflict('An account with this email already exists');
+    if (await ctx.em.count(User, { email })) throw errors.duplicate('An account with this email already exists');
     let referredBy: string | null = null;
     if (input.referralCode) {
       const referrer = await ctx.em.findOne(User, { referralCode: input.referralCode.trim().toUpperCase() });

@@ -3,7 +3,7 @@ import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsEmailAddress, IsOneOf, IsStrongPassword, IsText } from '../../../shared/validation';
 import { REGISTRATION_ROLES, User } from './user.entity';
 
-@InputType()
+@InputType({ description: 'The fields of a new account' })
 export class RegisterInput {
   @Field()
   @IsEmailAddress()
@@ -30,7 +30,7 @@ export class RegisterInput {
   referralCode?: string;
 }
 
-@InputType()
+@InputType({ description: 'Email and password' })
 export class LoginInput {
   @Field()
   @MinLength(1, { message: 'is required' })
@@ -43,7 +43,7 @@ export class LoginInput {
   password!: string;
 }
 
-@InputType()
+@InputType({ description: 'The provider and the token it issued' })
 export class SocialLoginInput {
   @Field({ description: 'A configured OpenID Connect provider' })
   @IsText(50)
@@ -63,7 +63,7 @@ export class SocialLoginInput {
  * The answer of every sign-in (register, login, refresh, social login, MFA challenge). For an account with MFA,
  * login answers `mfaRequired` and a `challengeToken` instead of tokens.
  */
-@ObjectType()
+@ObjectType({ description: 'What signing in answers: the user, an access token and a refresh token (or an MFA challenge)' })
 export class AuthPayload {
   @Field(() => User, { nullable: true })
   user?: User | null;
@@ -123,7 +123,7 @@ export class ReferralArgs {
   code!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The user a referral code belongs to (names only)' })
 export class Referrer {
   @Field()
   firstName!: string;
@@ -132,7 +132,7 @@ export class Referrer {
   lastName!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A referral code: whether it is valid, and whose it is' })
 export class ReferralInfo {
   @Field()
   code!: string;
@@ -158,7 +158,7 @@ export class ChallengeArgs extends CodeArgs {
   challengeToken!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A started MFA enrollment: the TOTP secret and its otpauth URI' })
 export class MfaEnrollment {
   @Field({ description: 'The TOTP secret, base32' })
   secret!: string;
@@ -170,7 +170,7 @@ export class MfaEnrollment {
   qrCode!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The answer to verifying an MFA enrollment: MFA is on, with recovery codes' })
 export class MfaActivation {
   @Field(() => Boolean)
   enabled!: boolean;

@@ -6,12 +6,12 @@ export enum UserStatus {
   active = 'active',
   suspended = 'suspended',
 }
-registerEnumType(UserStatus, { name: 'UserStatus' });
+registerEnumType(UserStatus, { name: 'UserStatus', description: 'Whether an account may sign in: active or suspended' });
 
 /** Roles a person may pick when registering. Platform roles are never self-assigned. */
 export const REGISTRATION_ROLES = ['PATIENT', 'DOCTOR', 'NURSE', 'PHARMACIST', 'LAB_TECHNICIAN', 'STAFF'] as const;
 
-@ObjectType('User')
+@ObjectType('User', { description: 'A user account: who signs in, with the profile others may see under the privacy rules' })
 @Entity({ tableName: 'users' })
 export class User extends BaseRecord {
   @Field(() => String)

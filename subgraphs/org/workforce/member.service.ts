@@ -45,7 +45,7 @@ export class MemberService {
     });
     await ctx.em.flush().catch((err) => {
       throw err instanceof UniqueConstraintViolationException
-        ? errors.conflict('This user is already a workforce member of the organization')
+        ? errors.duplicate('This user is already a workforce member of the organization')
         : err;
     });
     return member;

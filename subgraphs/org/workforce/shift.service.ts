@@ -17,7 +17,7 @@ import type {
   SkillRequirementInput,
 } from './workforce.types';
 
-const duplicateRequirement = () => errors.conflict('A coverage requirement for this shift type and day already exists here');
+const duplicateRequirement = () => errors.duplicate('A coverage requirement for this shift type and day already exists here');
 
 /**
  * Per-skill minimums as stored: lower case, each skill once, none above the shift's minimum staff (`path` names the
@@ -82,7 +82,7 @@ export class ShiftService {
       })
       .catch((err) => {
         throw err instanceof UniqueConstraintViolationException
-          ? errors.conflict(`A shift type named ${input.name.trim()} already exists`)
+          ? errors.duplicate(`A shift type named ${input.name.trim()} already exists`)
           : err;
       });
   }

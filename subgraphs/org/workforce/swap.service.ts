@@ -141,7 +141,7 @@ export class SwapService {
       requestedBy: viewer.userId,
     });
     await ctx.em.flush().catch((err) => {
-      throw err instanceof UniqueConstraintViolationException ? errors.conflict('A swap of this shift is already pending') : err;
+      throw err instanceof UniqueConstraintViolationException ? errors.duplicate('A swap of this shift is already pending') : err;
     });
     return swap;
   }

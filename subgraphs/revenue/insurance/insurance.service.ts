@@ -28,7 +28,7 @@ const empty = <T>(args: { page: number; limit: number }): PageResult<T> => ({ it
 export class InsuranceService {
   async createPayer(ctx: SubgraphContext, input: CreatePayerInput): Promise<Payer> {
     requirePlatformPermission(ctx.viewer, 'admin:insurance');
-    if (await ctx.em.count(Payer, { code: input.code })) throw errors.conflict(`A payer with code ${input.code} exists`);
+    if (await ctx.em.count(Payer, { code: input.code })) throw errors.duplicate(`A payer with code ${input.code} exists`);
     const payer = ctx.em.create(Payer, {
       name: input.name.trim(),
       code: input.code,

@@ -126,7 +126,7 @@ export class CatalogSyncResult {
 
 /* ---------- suppliers ---------- */
 
-@InputType()
+@InputType({ description: 'The fields of a new supplier' })
 export class CreateSupplierInput {
   @Field()
   @IsText(200)
@@ -310,7 +310,7 @@ export class StockMovementPage extends PageOf(StockMovement) {}
 
 /* ---------- purchase orders ---------- */
 
-@InputType()
+@InputType({ description: 'One line of a purchase order: the product and quantity' })
 export class PurchaseOrderLineInput {
   @Field(() => ID)
   productId!: string;
@@ -325,7 +325,7 @@ export class PurchaseOrderLineInput {
   unitCost?: string;
 }
 
-@InputType()
+@InputType({ description: 'The new purchase order: the supplier, facility and lines' })
 export class CreatePurchaseOrderInput {
   @Field(() => ID, { description: 'The facility buying' })
   facilityId!: string;
@@ -364,7 +364,7 @@ export class PurchaseOrderListArgs extends PageArgs {
 @ObjectType()
 export class PurchaseOrderPage extends PageOf(PurchaseOrder) {}
 
-@InputType()
+@InputType({ description: 'The facility whose low-stock items to reorder' })
 export class ReorderInput {
   @Field(() => ID, { nullable: true, description: 'One facility; without it, every facility where the caller writes inventory' })
   facilityId?: string;

@@ -256,7 +256,7 @@ export class SupplyOrderService {
           'all',
           em.getTransactionContext(),
         );
-      if (taken.length) throw errors.conflict(`E-prescription ${id} already covers order ${taken[0].number}`);
+      if (taken.length) throw errors.duplicate(`E-prescription ${id} already covers order ${taken[0].number}`);
     }
   }
 
