@@ -13,7 +13,10 @@ export class ConsentResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Consent, { nullable: true, description: 'A consent, for the patient or its grantee; NOT_FOUND when missing or not readable' })
+  @Query(() => Consent, {
+    nullable: true,
+    description: 'A consent, for the patient or its grantee; NOT_FOUND when missing or not readable',
+  })
   consent(@Arg('id', () => ID, { description: 'The consent' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -117,7 +117,8 @@ export class LabResultResolver {
 
   @Query(() => LabResultDocument, {
     nullable: true,
-    description: 'The document embedded in a result (an OBX of value type ED, such as a PDF report); NOT_FOUND when missing or not readable',
+    description:
+      'The document embedded in a result (an OBX of value type ED, such as a PDF report); NOT_FOUND when missing or not readable',
   })
   labResultDocument(@Arg('id', () => ID, { description: 'The lab result' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.document(ctx, id);

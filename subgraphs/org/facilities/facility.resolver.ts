@@ -39,7 +39,10 @@ export class RoomResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Room, { nullable: true, description: "A room of the organization's with its occupancy; NOT_FOUND when missing or another organization's" })
+  @Query(() => Room, {
+    nullable: true,
+    description: "A room of the organization's with its occupancy; NOT_FOUND when missing or another organization's",
+  })
   room(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The room' }) id: string,
@@ -100,7 +103,10 @@ export class AdmissionResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Admission, { nullable: true, description: "An admission of the organization's; NOT_FOUND when missing or another organization's" })
+  @Query(() => Admission, {
+    nullable: true,
+    description: "An admission of the organization's; NOT_FOUND when missing or another organization's",
+  })
   admission(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The admission' }) id: string,

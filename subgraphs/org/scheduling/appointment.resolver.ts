@@ -40,7 +40,10 @@ export class AppointmentResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Appointment, { nullable: true, description: 'An appointment, for its patient, doctor or organization staff; NOT_FOUND otherwise' })
+  @Query(() => Appointment, {
+    nullable: true,
+    description: 'An appointment, for its patient, doctor or organization staff; NOT_FOUND otherwise',
+  })
   appointment(@Arg('id', () => ID, { description: 'The appointment' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

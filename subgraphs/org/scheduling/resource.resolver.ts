@@ -34,7 +34,10 @@ export class ResourceResolver {
   }
 
   @Public()
-  @Query(() => SchedulableResource, { nullable: true, description: 'A schedulable resource (a doctor, a room, equipment); public; NOT_FOUND when missing' })
+  @Query(() => SchedulableResource, {
+    nullable: true,
+    description: 'A schedulable resource (a doctor, a room, equipment); public; NOT_FOUND when missing',
+  })
   resource(@Arg('id', () => ID, { description: 'The resource' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -37,7 +37,10 @@ export class LeaveResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Query(() => LeaveRequest, { nullable: true, description: "A leave request, for its requester or the organization's approvers; NOT_FOUND otherwise" })
+  @Query(() => LeaveRequest, {
+    nullable: true,
+    description: "A leave request, for its requester or the organization's approvers; NOT_FOUND otherwise",
+  })
   leaveRequest(@Arg('id', () => ID, { description: 'The leave request' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

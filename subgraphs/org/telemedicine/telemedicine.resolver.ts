@@ -29,7 +29,10 @@ export class TelemedicineResolver {
     return this.service.join(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoSession, { nullable: true, description: "A video session of an appointment, for the appointment's participants; NOT_FOUND otherwise" })
+  @Query(() => VideoSession, {
+    nullable: true,
+    description: "A video session of an appointment, for the appointment's participants; NOT_FOUND otherwise",
+  })
   telemedicineSession(
     @Arg('appointmentId', () => ID, { description: 'The appointment' }) appointmentId: string,
     @Arg('sessionId', () => ID, { description: 'The video session' }) sessionId: string,
