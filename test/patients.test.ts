@@ -231,8 +231,8 @@ describe('organization patients', () => {
       const both = await search('name=odhiambo&mrn=mrn-00000');
       expect(names(both)).toEqual(['Amina Odhiambo', 'Juma Odhiambo']);
       const page2 = await search('name=a&limit=2&page=2');
-      expect(page2.body.meta).toEqual({ page: 2, limit: 2, total: 4 });
-      expect(page2.body.data).toHaveLength(2);
+      expect(page2.body.meta).toEqual({ page: 2, limit: 2, total: 3 });
+      expect(names(page2)).toEqual(['Amina Odhiambo']);
     });
 
     it('takes % and _ literally, not as wildcards', async () => {
