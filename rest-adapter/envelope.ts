@@ -7,6 +7,8 @@ export interface PageMeta {
   page: number;
   limit: number;
   total: number;
+  /** Present (true) when `total` is an estimate: lists that grow with an organization, past 1,000 matches. */
+  total_is_estimate?: true;
 }
 
 export function sendData(res: Response, status: number, data: unknown, meta?: PageMeta): void {

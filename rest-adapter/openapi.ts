@@ -429,6 +429,12 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
             page: { type: 'integer', minimum: 1 },
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
             total: { type: 'integer', minimum: 0, description: 'Total number of items across all pages' },
+            total_is_estimate: {
+              type: 'boolean',
+              enum: [true],
+              description:
+                "Present only when `total` is an estimate. Lists that grow with an organization (its patients, patient search) count matches exactly up to 1,000; past that, `total` is the database's estimate (never below 1,001)",
+            },
           },
         },
         ReadinessChecks: {

@@ -258,11 +258,13 @@ export function answer(
   const status = route.status ?? 200;
   if (route.envelope === false) return void res.status(status).json(withoutNulls(shapeValue(value, route.shape)));
   if (route.list) {
-    const page = value as { items: unknown[]; total: number; page: number; limit: number };
+    const page = value as { items: unknown[]; total: number; page: number; limit: number; totalIsEstimate?: boolean };
     return sendData(res, status, shapeValue(page.items, route.shape), {
       page: page.page,
       limit: page.limit,
       total: page.total,
+      // Only lists that estimate large totals say so, and only when they did (the meta of SPEC otherwise).
+      ...(page.totalIsEstimate ? { total_is_estimate: true } : {}),
     });
   }
   sendData(res, status, shapeValue(value, route.shape));

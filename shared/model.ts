@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { PrimaryKey, Property, type EntityClass, type FilterQuery, type Opt, type QueryOrderMap } from '@mikro-orm/core';
+import { PrimaryKey, Property, raw, type EntityClass, type FilterQuery, type Opt, type QueryOrderMap } from '@mikro-orm/core';
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, Int, ObjectType, type ClassType } from 'type-graphql';
 import type { EntityManager } from './db';
@@ -44,6 +44,8 @@ export interface PageResult<T> {
   total: number;
   page: number;
   limit: number;
+  /** The total is the planner's estimate, not a count (see paginateCapped). */
+  totalIsEstimate?: boolean;
 }
 
 /** A page of `item`s. The REST adapter answers any `*Page` type with the list envelope and its `meta`. */
@@ -78,6 +80,56 @@ export async function paginate<T extends object>(
     orderBy,
   });
   return { items, total, page: args.page, limit: args.limit };
+}
+
+/** Totals up to this are counted exactly; past it, paginateCapped estimates them. */
+export const EXACT_TOTAL_UP_TO = 1000;
+
+/**
+ * A page whose total does not cost a count of every match: matches are counted up to EXACT_TOTAL_UP_TO (a count over
+ * `LIMIT cap + 1`, which stops early); past that the total is PostgreSQL's own estimate of the matches (never below
+ * cap + 1) and `totalIsEstimate` is true. For lists that grow with an organization (its patients), where counting
+ * them all on every page would make each page cost as much as the organization is large. `where` may be a function
+ * building the filter, for filters with `raw()` keys (each such key is good for one query).
+ */
+export async function paginateCapped<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  where: FilterQuery<T> | (() => FilterQuery<T>),
+  args: PageArgs,
+  orderBy: QueryOrderMap<T>,
+  cap = EXACT_TOTAL_UP_TO,
+): Promise<PageResult<T>> {
+  const filter = () => (typeof where === 'function' ? (where as () => FilterQuery<T>)() : where);
+  const matches = () => em.createQueryBuilder(entity).select(raw('1')).where(filter());
+  const knex = em.getKnex();
+  const ctx = em.getTransactionContext();
+  const [items, counted] = await Promise.all([
+    em.find(entity, filter(), { limit: args.limit, offset: (args.page - 1) * args.limit, orderBy }),
+    em.getConnection().execute<{ n: number }[]>(
+      knex.count({ n: '*' }).from(
+        matches()
+          .limit(cap + 1)
+          .getKnexQuery()
+          .as('capped'),
+      ),
+      [],
+      'all',
+      ctx,
+    ),
+  ]);
+  const total = Number(counted[0].n);
+  if (total <= cap) return { items, total, page: args.page, limit: args.limit };
+  const plan = await em
+    .getConnection()
+    .execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(
+      `explain (format json) ${matches().getFormattedQuery()}`,
+      [],
+      'all',
+      ctx,
+    );
+  const estimate = Math.round(plan[0]['QUERY PLAN'][0].Plan['Plan Rows']);
+  return { items, total: Math.max(cap + 1, estimate), totalIsEstimate: true, page: args.page, limit: args.limit };
 }
 
 const byIdSql = new Map<string, string>();

@@ -73,6 +73,8 @@ export interface PatientDataSource {
   entity: EntityClass<{ id: string; patientId?: string | null }>;
   /** Rows to leave out of the export (none by default). */
   where?: Record<string, unknown>;
+  /** The rows of a patient, when not simply `{ patientId }` (the audit trail's list reads name several patients). */
+  ofPatient?: (patientId: string) => Record<string, unknown>;
   /**
    * How rows of this source appear on the patient's care journey, if they do: `at` names a timestamp or a
    * YYYY-MM-DD property, `where` keeps only the rows that are events (a dose given, not one planned).

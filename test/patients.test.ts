@@ -141,11 +141,23 @@ describe('organization patients', () => {
     expect((await register(doctor.api, other.id)).body.data.mrn).toBe('MRN-000001');
   });
 
-  it('keeps numbers unique under concurrent registrations', async () => {
+  it('keeps numbers unique under concurrent registrations, with no errors', async () => {
     const org = await createOrganization(doctor.api);
-    const results = await Promise.all(Array.from({ length: 8 }, () => register(doctor.api, org.id)));
-    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
-    expect(new Set(results.map((r) => r.body.data.mrn)).size).toBe(8);
+    const results = await Promise.all(Array.from({ length: 20 }, () => register(doctor.api, org.id)));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(new Set(results.map((r) => r.body.data.mrn)).size).toBe(20);
+    const stored = await app.em('clinical').find(Patient, { organizationId: org.id });
+    expect(new Set(stored.map((p) => p.mrn)).size).toBe(20);
+  });
+
+  it('skips an allocated number that was given by hand, and leaves a gap after a failed registration', async () => {
+    const org = await createOrganization(doctor.api);
+    expect((await register(doctor.api, org.id, { ...SAMPLE_PATIENT, mrn: 'MRN-000002' })).status).toBe(201);
+    expect((await register(doctor.api, org.id)).body.data.mrn).toBe('MRN-000001');
+    expect((await register(doctor.api, org.id)).body.data.mrn).toBe('MRN-000003');
+    // A registration refused after its number was taken from the counter leaves that number unused.
+    expect((await register(doctor.api, org.id, { ...SAMPLE_PATIENT, national_id: '123' })).status).toBe(400);
+    expect((await register(doctor.api, org.id)).body.data.mrn).toBe('MRN-000005');
   });
 
   it('accepts a given MRN and answers 409 when it is taken', async () => {
@@ -178,6 +190,126 @@ describe('organization patients', () => {
     const missing = await doctor.api.get(`/api/organizations/${org.id}/patients/search`);
     expect(missing.status).toBe(400);
     expect(missing.body.error.details[0].field).toBe('mrn');
+  });
+
+  describe('search by name and MRN prefix', () => {
+    let org: string;
+    const people = [
+      ['Amina', 'Odhiambo'],
+      ['Aminata', 'Diallo'],
+      ['Juma', 'Odhiambo'],
+      ['Grace', 'Amin'],
+      ['Wanjiru', 'Kamau'],
+    ];
+    const search = (query: string) => doctor.api.get(`/api/organizations/${org}/patients/search?${query}`);
+    const names = (res: { body: { data: { first_name: string; last_name: string }[] } }) =>
+      res.body.data.map((p) => `${p.first_name} ${p.last_name}`);
+
+    beforeAll(async () => {
+      org = (await createOrganization(doctor.api)).id;
+      for (const [first_name, last_name] of people) {
+        expect((await register(doctor.api, org, { ...SAMPLE_PATIENT, first_name, last_name })).status).toBe(201);
+      }
+    });
+
+    it('matches the start of the given or the family name, any case, ordered by family then given name', async () => {
+      const res = await search('name=AMIN');
+      expect(res.status).toBe(200);
+      expect(names(res)).toEqual(['Grace Amin', 'Aminata Diallo', 'Amina Odhiambo']);
+      expect(res.body.meta).toEqual({ page: 1, limit: 20, total: 3 });
+      expect(names(await search('name=odhi'))).toEqual(['Amina Odhiambo', 'Juma Odhiambo']);
+      expect(names(await search('name=hiambo'))).toEqual([]);
+    });
+
+    it('needs every word to match, in any order', async () => {
+      expect(names(await search('name=amina%20odh'))).toEqual(['Amina Odhiambo']);
+      expect(names(await search('name=Odh%20%20Ami'))).toEqual(['Amina Odhiambo']);
+      expect(names(await search('name=juma%20kamau'))).toEqual([]);
+    });
+
+    it('combines name and MRN, and pages the matches', async () => {
+      const both = await search('name=odhiambo&mrn=mrn-00000');
+      expect(names(both)).toEqual(['Amina Odhiambo', 'Juma Odhiambo']);
+      const page2 = await search('name=a&limit=2&page=2');
+      expect(page2.body.meta).toEqual({ page: 2, limit: 2, total: 3 });
+      expect(names(page2)).toEqual(['Amina Odhiambo']);
+    });
+
+    it('takes % and _ literally, not as wildcards', async () => {
+      expect(names(await search('name=%25'))).toEqual([]);
+      expect(names(await search('name=_mina'))).toEqual([]);
+      expect((await search('mrn=%25')).body.data).toEqual([]);
+    });
+
+    it('rejects a search without terms, and too many or too long words (400 naming the field)', async () => {
+      for (const [query, field] of [
+        ['name=%20%20', 'name'],
+        ['name=a%20b%20c%20d%20e', 'name'],
+        [`name=${'a'.repeat(101)}`, 'name'],
+        [`mrn=${'1'.repeat(51)}`, 'mrn'],
+      ]) {
+        const res = await search(query);
+        expect([query, res.status, res.body.error?.details?.[0]?.field]).toEqual([query, 400, field]);
+      }
+    });
+  });
+
+  it('counts totals exactly up to 1,000 and estimates larger ones, saying so', async () => {
+    const org = await createOrganization(doctor.api);
+    const em = app.em('clinical');
+    const seed = (n: number, from: number) =>
+      em.getConnection().execute(
+        `insert into clinical.patients (id, created_at, updated_at, first_name, last_name, date_of_birth, mrn, organization_id, created_by)
+         select gen_random_uuid(), now(), now(), 'Seeded', 'Person ' || i, date '1980-01-01', 'S-' || i, ?, ? from generate_series(?::int, ?::int) as i`,
+        [org.id, doctor.user.id, from, from + n - 1],
+      );
+    await seed(1000, 1);
+    const exact = await doctor.api.get(`/api/organizations/${org.id}/patients?limit=5`);
+    expect(exact.body.meta).toEqual({ page: 1, limit: 5, total: 1000 });
+    await seed(1500, 1001);
+    await em.getConnection().execute('analyze clinical.patients');
+    const estimated = await doctor.api.get(`/api/organizations/${org.id}/patients?limit=5`);
+    expect(estimated.status).toBe(200);
+    expect(estimated.body.data).toHaveLength(5);
+    expect(estimated.body.meta).toMatchObject({ page: 1, limit: 5, total_is_estimate: true });
+    expect(estimated.body.meta.total).toBeGreaterThan(1000);
+    const search = await doctor.api.get(`/api/organizations/${org.id}/patients/search?name=seeded&limit=5`);
+    expect(search.body.meta).toMatchObject({ total_is_estimate: true });
+    expect(search.body.meta.total).toBeGreaterThan(1000);
+    // A narrower search is counted exactly again.
+    const narrow = await doctor.api.get(`/api/organizations/${org.id}/patients/search?mrn=s-12&limit=5`);
+    expect(narrow.body.meta).toEqual({ page: 1, limit: 5, total: 111 });
+    // GraphQL clients read the same flag.
+    const gql = await doctor.api.post('/graphql', {
+      query: `query($o: ID!) { organizationPatients(organizationId: $o, limit: 1) { total totalIsEstimate } }`,
+      variables: { o: org.id },
+    });
+    expect(gql.body.data.organizationPatients.totalIsEstimate).toBe(true);
+  });
+
+  it("audits a page of patients as one event naming them, found from each patient's trail and export", async () => {
+    const org = await createOrganization(doctor.api);
+    const ids: string[] = [];
+    for (const first_name of ['Zed', 'Zara', 'Zuri']) {
+      ids.push((await register(doctor.api, org.id, { ...SAMPLE_PATIENT, first_name, last_name: 'Zulu' })).body.data.id);
+    }
+    const res = await doctor.api.get(`/api/organizations/${org.id}/patients/search?name=zulu`);
+    expect(res.body.data).toHaveLength(3);
+    const shown = res.body.data.map((p: { id: string }) => p.id);
+    const trail = await doctor.api.get(`/api/clinical/audit/search?organization_id=${org.id}&action=list&resource_type=patient`);
+    expect(trail.status).toBe(200);
+    expect(trail.body.data).toHaveLength(1);
+    expect(trail.body.data[0]).toMatchObject({ action: 'list', resource_id: null, patient_id: null, resource_ids: shown });
+    expect([...trail.body.data[0].patient_ids].sort()).toEqual([...ids].sort());
+    // Each patient's part of the trail includes the list that showed them.
+    const forOne = await doctor.api.get(`/api/clinical/audit/search?patient_id=${ids[1]}&action=list`);
+    expect(forOne.body.data.map((e: { id: string }) => e.id)).toEqual([trail.body.data[0].id]);
+    const forRecord = await doctor.api.get(`/api/clinical/audit/resource/patient/${ids[2]}`);
+    expect(forRecord.body.data.map((e: { action: string }) => e.action)).toContain('list');
+    const exported = await doctor.api.get(`/api/patients/${ids[0]}/export`);
+    expect(exported.status).toBe(200);
+    const accessLog = exported.body.data.sections.access_log as { action: string; id: string }[];
+    expect(accessLog.map((e) => e.id)).toContain(trail.body.data[0].id);
   });
 
   it('hides an organization and its patients from non-members (404)', async () => {

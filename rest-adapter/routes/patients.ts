@@ -9,7 +9,7 @@ export default defineRoutes('Patients', [
     method: 'GET',
     path: '/api/organizations/:org_id/patients',
     operation: 'OrganizationPatients',
-    summary: 'List patients in an organization',
+    summary: 'List patients in an organization (`meta.total` exact up to 1,000, then an estimate flagged `total_is_estimate`)',
   },
   {
     method: 'POST',
@@ -22,7 +22,10 @@ export default defineRoutes('Patients', [
     method: 'GET',
     path: '/api/organizations/:org_id/patients/search',
     operation: 'SearchOrganizationPatients',
-    summary: 'Search patients of an organization by medical record number (`mrn`, prefix match)',
+    summary:
+      'Search patients of an organization by the start of a medical record number (`mrn`) and/or of names (`name`: words, each ' +
+      'the start of the given or family name, any order), case-insensitive; `meta.total` exact up to 1,000, then an estimate ' +
+      'flagged `total_is_estimate`',
   },
   {
     method: 'GET',

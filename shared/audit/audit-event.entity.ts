@@ -9,6 +9,8 @@ import { BaseRecord } from '../model';
 @Index({ properties: ['resourceType', 'resourceId', 'createdAt'] })
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['actorId', 'createdAt'] })
+@Index({ properties: ['patientIds'], type: 'gin' })
+@Index({ properties: ['resourceIds'], type: 'gin' })
 export class AuditEvent extends BaseRecord {
   @Field({ description: 'read, list, create, update, delete, sign, cancel, export, erase, ...' })
   @Property({ type: 'text' })
@@ -22,9 +24,20 @@ export class AuditEvent extends BaseRecord {
   @Property({ type: 'text', nullable: true })
   resourceId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'A list read (action list): the records it showed, in order, one event per request (resourceId is then null)',
+  })
+  @Property({ type: 'text[]', nullable: true })
+  resourceIds?: string[] | null;
+
+  @Field(() => ID, { nullable: true, description: 'The patient; for a list read, set when every record shown is of one patient' })
   @Property({ type: 'uuid', nullable: true })
   patientId?: string | null;
+
+  @Field(() => [ID], { nullable: true, description: 'A list read of several patients: each patient whose records it showed' })
+  @Property({ type: 'text[]', nullable: true })
+  patientIds?: string[] | null;
 
   @Field(() => ID, { nullable: true })
   @Property({ type: 'uuid', nullable: true })

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FilterQuery } from '@mikro-orm/core';
 import { clock } from '../clock';
 import { config } from '../config';
 import type { EntityManager } from '../db';
@@ -17,6 +18,10 @@ export interface AuditEntry {
   patientId?: string | null;
   organizationId?: string | null;
   details?: Record<string, unknown>;
+  /** A list read: the records shown (resourceId null). */
+  resourceIds?: string[] | null;
+  /** A list read of several patients: each patient shown (patientId null). */
+  patientIds?: string[] | null;
 }
 
 const FLUSH_AFTER_MS = 50;
@@ -31,7 +36,9 @@ function row(ctx: SubgraphContext, e: AuditEntry): Partial<AuditEvent> {
     action: e.action,
     resourceType: e.resourceType,
     resourceId: e.resourceId ?? null,
+    resourceIds: e.resourceIds ?? null,
     patientId: e.patientId ?? null,
+    patientIds: e.patientIds ?? null,
     organizationId: e.organizationId ?? null,
     actorId: v?.system ? null : (v?.userId ?? null),
     actorType: v?.apiKey ? 'api_key' : v?.system ? 'system' : v ? 'user' : 'anonymous',
@@ -86,7 +93,9 @@ const COLUMNS: [keyof AuditEvent, string, string][] = [
   ['action', 'action', 'text'],
   ['resourceType', 'resource_type', 'text'],
   ['resourceId', 'resource_id', 'text'],
+  ['resourceIds', 'resource_ids', 'text[]'],
   ['patientId', 'patient_id', 'uuid'],
+  ['patientIds', 'patient_ids', 'text[]'],
   ['organizationId', 'organization_id', 'uuid'],
   ['actorId', 'actor_id', 'uuid'],
   ['actorType', 'actor_type', 'text'],
@@ -99,6 +108,11 @@ const COLUMNS: [keyof AuditEvent, string, string][] = [
   ['updatedAt', 'updated_at', 'timestamptz'],
 ];
 
+/** A PostgreSQL array literal of strings, each element quoted. */
+function arrayLiteral(values: unknown[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
 /**
  * One INSERT ... SELECT FROM unnest(...) per batch: one parameter per column whatever the batch size, so a batch of
  * 500 reads costs the database one short statement instead of 7,500 bound parameters.
@@ -108,12 +122,16 @@ async function insertBatch(em: EntityManager, batch: Partial<AuditEvent>[]): Pro
   const params = COLUMNS.map(([prop, , type]) =>
     batch.map((row) => {
       const v = row[prop];
-      return type === 'jsonb' ? JSON.stringify(v ?? {}) : v instanceof Date ? v.toISOString() : (v ?? null);
+      if (type === 'jsonb') return JSON.stringify(v ?? {});
+      if (type.endsWith('[]')) return Array.isArray(v) ? arrayLiteral(v) : null;
+      return v instanceof Date ? v.toISOString() : (v ?? null);
     }),
   );
   const columns = COLUMNS.map(([, column]) => `"${column}"`).join(', ');
-  const arrays = COLUMNS.map(([, , type], i) => `$${i + 1}::${type === 'jsonb' ? 'text' : type}[]`).join(', ');
-  const select = COLUMNS.map(([, column, type]) => (type === 'jsonb' ? `"${column}"::jsonb` : `"${column}"`)).join(', ');
+  // jsonb and array columns travel as text (an array of arrays would not unnest row by row) and are cast back.
+  const asText = (type: string) => type === 'jsonb' || type.endsWith('[]');
+  const arrays = COLUMNS.map(([, , type], i) => `$${i + 1}::${asText(type) ? 'text' : type}[]`).join(', ');
+  const select = COLUMNS.map(([, column, type]) => (asText(type) ? `"${column}"::${type}` : `"${column}"`)).join(', ');
   const sql = `insert into "${schema}"."audit_events" (${columns}) select ${select} from unnest(${arrays}) as t(${columns})`;
   // The pool's own pg client: it binds arrays as PostgreSQL arrays (the query builder would expand them).
   const client = em.getConnection().getKnex().client as {
@@ -154,12 +172,32 @@ export interface PatientRow {
   organizationId?: string | null;
 }
 
-/** Records reads of rows of patient data (`read` of one, `list` of a page): one entry per row. */
+/**
+ * Records reads of rows of patient data: `read` of one row is one entry; a `list` (a page, search results) is ONE
+ * entry for the request naming the rows it showed (`resourceIds`, in order) and their patients (`patientId` when
+ * they are all one patient's, else `patientIds`), so a page of 20 costs one audit row, not 20.
+ */
 export function auditRowsRead(ctx: SubgraphContext, action: string, resourceType: string, rows: PatientRow[]): void {
+  if (action === 'list') return auditListRead(ctx, resourceType, rows);
   auditRead(
     ctx,
     rows.map((r) => ({ action, resourceType, resourceId: r.id, patientId: r.patientId, organizationId: r.organizationId })),
   );
+}
+
+/** One `list` entry for a page of rows (see auditRowsRead); an empty page is not a read of anyone's data. */
+export function auditListRead(ctx: SubgraphContext, resourceType: string, rows: PatientRow[]): void {
+  if (!rows.length) return;
+  const patients = [...new Set(rows.map((r) => r.patientId))];
+  const organizations = [...new Set(rows.map((r) => r.organizationId ?? null))];
+  auditRead(ctx, {
+    action: 'list',
+    resourceType,
+    resourceIds: rows.map((r) => r.id),
+    patientId: patients.length === 1 ? patients[0] : null,
+    patientIds: patients.length === 1 ? null : patients,
+    organizationId: organizations.length === 1 ? organizations[0] : null,
+  });
 }
 
 /** Records a read of a patient's data as a whole (a list, a schedule), with what was shown in `details`. */
@@ -187,6 +225,16 @@ export function auditRowChange(
 /** Records a change with the next flush of `em` (the request's, or a transaction's), in the same transaction as the change. */
 export function auditChange(ctx: SubgraphContext, entry: AuditEntry, em: EntityManager = ctx.em): AuditEvent {
   return em.create(AuditEvent, row(ctx, entry) as AuditEvent);
+}
+
+/** Events about a patient: theirs alone, or a list read that showed them among others. */
+export function auditOfPatient(patientId: string): FilterQuery<AuditEvent> {
+  return { $or: [{ patientId }, { patientIds: { $contains: [patientId] } }] };
+}
+
+/** Events about a record: of it alone, or a list read that showed it. */
+export function auditOfResource(resourceId: string): FilterQuery<AuditEvent> {
+  return { $or: [{ resourceId }, { resourceIds: { $contains: [resourceId] } }] };
 }
 
 /** Writes buffered read audits now (before answering an audit query, and on shutdown). */

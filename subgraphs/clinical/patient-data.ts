@@ -30,7 +30,10 @@ function exported(row: object): Record<string, unknown> {
 export async function exportSection(em: EntityManager, source: PatientDataSource, patientId: string): Promise<Record<string, unknown>[]> {
   const rows = await em.find(
     source.entity,
-    { patientId, ...(source.where ?? {}) } as FilterQuery<{ id: string; patientId?: string | null }>,
+    { ...(source.ofPatient?.(patientId) ?? { patientId }), ...(source.where ?? {}) } as FilterQuery<{
+      id: string;
+      patientId?: string | null;
+    }>,
     {
       orderBy: { createdAt: 'asc' } as never,
     },
@@ -40,7 +43,7 @@ export async function exportSection(em: EntityManager, source: PatientDataSource
 
 export async function timelineOf(em: EntityManager, source: PatientDataSource, patientId: string, limit: number): Promise<TimelineEntry[]> {
   const t = source.timeline!;
-  const where = { patientId, ...(source.where ?? {}), ...(t.where ?? {}) };
+  const where = { ...(source.ofPatient?.(patientId) ?? { patientId }), ...(source.where ?? {}), ...(t.where ?? {}) };
   const rows = await em.find(source.entity, where as FilterQuery<{ id: string; patientId?: string | null }>, {
     orderBy: { [t.at]: 'desc', createdAt: 'desc' } as never,
     limit,

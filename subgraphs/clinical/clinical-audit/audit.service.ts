@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
-import { auditChange, flushAudit } from '../../../shared/audit/audit-trail';
+import { auditChange, auditOfPatient, auditOfResource, flushAudit } from '../../../shared/audit/audit-trail';
 import { errors, type FieldIssue } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { canSeeOrganization, organizationsWith, requireUser, requireViewer } from '../../../shared/permissions';
@@ -102,7 +102,7 @@ export class ClinicalAuditService {
       issues.push({ field: 'resourceType', message: 'must be snake_case letters, digits and underscores, such as clinical_note' });
     if (!resourceId || resourceId.length > 200) issues.push({ field: 'resourceId', message: 'must be 1 to 200 characters' });
     if (issues.length) throw errors.validation(issues);
-    return this.page(ctx, [visible(viewer), { resourceType, resourceId }, timeRange(args)], args);
+    return this.page(ctx, [visible(viewer), { resourceType }, auditOfResource(resourceId), timeRange(args)], args);
   }
 
   /** What one user did: the caller's own trail, or anyone's for administrators (an organization's: within it). */
@@ -131,11 +131,14 @@ export class ClinicalAuditService {
       ...(args.actorId ? { actorId: args.actorId } : {}),
       ...(args.action ? { action: args.action } : {}),
       ...(args.resourceType ? { resourceType: args.resourceType } : {}),
-      ...(args.resourceId ? { resourceId: args.resourceId } : {}),
-      ...(args.patientId ? { patientId: args.patientId } : {}),
       ...(args.organizationId ? { organizationId: args.organizationId } : {}),
     };
-    return this.page(ctx, [visible(viewer), filters, timeRange(args)], args);
+    // A list read is one event naming its records and patients: a record or patient matches it too.
+    const named = [
+      ...(args.resourceId ? [auditOfResource(args.resourceId)] : []),
+      ...(args.patientId ? [auditOfPatient(args.patientId)] : []),
+    ];
+    return this.page(ctx, [visible(viewer), filters, ...named, timeRange(args)], args);
   }
 
   private async page(ctx: SubgraphContext, where: FilterQuery<AuditEvent>[], args: AuditTrailArgs): Promise<PageResult<AuditEvent>> {

@@ -9,7 +9,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, writableRow } from '../access/patient-rows';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
-import { auditPatientRead, auditRowChange, auditRowsRead, flushAudit } from '../../../shared/audit/audit-trail';
+import { auditOfResource, auditPatientRead, auditRowChange, auditRowsRead, flushAudit } from '../../../shared/audit/audit-trail';
 import { Patient } from '../patients/patient.entity';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import type { CreateClinicalRecordInput, UpdateClinicalRecordInput } from './clinical-record.types';
@@ -98,7 +98,10 @@ export class ClinicalRecordService {
   async auditTrail(ctx: SubgraphContext, id: string, args: PageArgs): Promise<PageResult<AuditEvent>> {
     const record = await readableRow(ctx, ClinicalRecord, id, WHAT);
     await flushAudit(ctx.em);
-    return paginate(ctx.em, AuditEvent, { resourceType: RESOURCE, resourceId: record.id }, args, { createdAt: 'asc', id: 'asc' });
+    return paginate(ctx.em, AuditEvent, { $and: [{ resourceType: RESOURCE }, auditOfResource(record.id)] }, args, {
+      createdAt: 'asc',
+      id: 'asc',
+    });
   }
 
   versions(ctx: SubgraphContext, record: ClinicalRecord): Promise<ClinicalRecordVersion[]> {

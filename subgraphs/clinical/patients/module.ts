@@ -1,4 +1,5 @@
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
+import { auditOfPatient } from '../../../shared/audit/audit-trail';
 import { defineModule } from '../../../shared/module';
 import { Patient } from './patient.entity';
 import { PATIENT_CREATED, PATIENT_UPDATED } from './patient.events';
@@ -6,11 +7,14 @@ import { PatientResolver } from './patient.resolver';
 
 export default defineModule({
   name: 'patients',
-  description: 'Patient profiles, organization-scoped registration with medical record numbers, MRN search',
+  description: 'Patient profiles, organization-scoped registration with medical record numbers, search by MRN or name',
   entities: [Patient],
   resolvers: [PatientResolver],
   references: { Patient: PatientResolver.resolveReference },
   topics: [PATIENT_CREATED, PATIENT_UPDATED],
   // Who read or changed the patient's data: part of what the patient is entitled to see.
-  patientData: [{ section: 'access_log', entity: AuditEvent }],
+  // A list read names its patients in patientIds (one event per request), so the log asks for both.
+  patientData: [
+    { section: 'access_log', entity: AuditEvent, ofPatient: (patientId) => auditOfPatient(patientId) as Record<string, unknown> },
+  ],
 });

@@ -8,6 +8,27 @@ export const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
 @Directive('@key(fields: "id")')
 @Entity({ tableName: 'patients' })
 @Unique({ properties: ['organizationId', 'mrn'] })
+// Search by the start of an MRN or a name, case-insensitive: b-trees on the lower-cased columns with
+// text_pattern_ops serve `lower(col) LIKE 'x%'` within one organization; the list of an organization's patients,
+// newest first, reads its page from (organization_id, created_at desc, id).
+@Index({
+  name: 'patients_org_mrn_prefix_index',
+  expression: 'create index "patients_org_mrn_prefix_index" on "clinical"."patients" ("organization_id", lower("mrn") text_pattern_ops)',
+})
+@Index({
+  name: 'patients_org_last_name_prefix_index',
+  expression:
+    'create index "patients_org_last_name_prefix_index" on "clinical"."patients" ("organization_id", lower("last_name") text_pattern_ops)',
+})
+@Index({
+  name: 'patients_org_first_name_prefix_index',
+  expression:
+    'create index "patients_org_first_name_prefix_index" on "clinical"."patients" ("organization_id", lower("first_name") text_pattern_ops)',
+})
+@Index({
+  name: 'patients_org_newest_index',
+  expression: 'create index "patients_org_newest_index" on "clinical"."patients" ("organization_id", "created_at" desc, "id")',
+})
 export class Patient extends BaseRecord {
   @Field()
   @Property({ type: 'text' })

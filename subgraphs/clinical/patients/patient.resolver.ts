@@ -68,13 +68,15 @@ export class PatientResolver {
     return this.service.getInOrganization(ctx, organizationId, patientId);
   }
 
-  @Query(() => PatientPage, { description: 'Find patients of an organization by medical record number' })
+  @Query(() => PatientPage, {
+    description: 'Find patients of an organization by the start of their medical record number and/or of their names',
+  })
   searchOrganizationPatients(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Args() args: PatientSearchArgs,
     @Ctx() ctx: SubgraphContext,
   ) {
-    return this.service.searchByMrn(ctx, organizationId, args);
+    return this.service.search(ctx, organizationId, args);
   }
 
   @FieldResolver(() => OrganizationRef, { nullable: true })

@@ -1,7 +1,7 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import { formatNumber, nextCounterValue } from '../../../shared/counters';
 import { errors } from '../../../shared/errors';
-import { paginate, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
+import { paginateCapped, patchFrom, type PageArgs, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
 import { PATIENT_CREATED, PATIENT_UPDATED } from './patient.events';
 import { organizationStatus } from '../../../shared/refs';
@@ -9,11 +9,16 @@ import { requireOrgPermission, requireViewer } from '../../../shared/permissions
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { membershipRole, type Viewer } from '../../../shared/viewer';
 import { accessBasis, loadPatient, readablePatient, writablePatient } from '../access/patient-access';
-import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
+import { auditChange, auditListRead, auditRead } from '../../../shared/audit/audit-trail';
 import { Patient } from './patient.entity';
 import type { CreatePatientInput, PatientInput, PatientSearchArgs, UpdatePatientInput } from './patient.types';
 
 const RESOURCE = 'patient';
+/** Allocated numbers tried before giving up when callers have given the next ones by hand. */
+const MRN_ATTEMPTS = 5;
+const MAX_NAME_WORDS = 4;
+
+type PatientPageResult = PageResult<Patient> & { totalIsEstimate: boolean };
 
 /** A national id means nothing without the country that issued it. */
 function checkNationalId(p: { nationalId?: string | null; nationalIdCountry?: string | null }): void {
@@ -39,20 +44,34 @@ export class PatientService {
     return patient;
   }
 
-  /** Registers a patient with an organization and gives them the organization's next medical record number. */
+  /**
+   * Registers a patient with an organization and gives them the organization's next medical record number. The
+   * number is taken from the organization's counter in a statement of its own (the counter row is locked for that
+   * statement only, not until the registration commits), so registrations in one organization do not queue behind
+   * each other; a registration that fails leaves a gap in the numbers. The unique index on (organization, mrn) is the
+   * duplicate check: a number given by the caller that is taken is a CONFLICT; an allocated number that a caller had
+   * already given by hand is skipped for the next one.
+   */
   async register(ctx: SubgraphContext, organizationId: string, input: PatientInput): Promise<Patient> {
     const viewer = requireOrgPermission(ctx.viewer, organizationId, 'patients:write');
     // A membership (or an API key) proves the organization exists; a platform administrator's id is asked of org.
     if (!viewer.apiKey && !membershipRole(viewer, organizationId) && !(await organizationStatus(ctx, organizationId))) {
       throw errors.notFound('Organization');
     }
-    return ctx.em.transactional(async (em) => {
-      const mrn = input.mrn?.trim() || formatNumber('MRN', await nextCounterValue(em, 'mrn', organizationId));
-      if (await em.count(Patient, { organizationId, mrn })) {
-        throw errors.duplicate(`Medical record number ${mrn} is already used in this organization`);
+    const given = input.mrn?.trim();
+    for (let attempt = 1; ; attempt++) {
+      const mrn = given || formatNumber('MRN', await nextCounterValue(ctx.em.fork(), 'mrn', organizationId));
+      try {
+        return await ctx.em.transactional(async (em) => {
+          const patient = this.build({ ...ctx, em }, viewer, { ...input, mrn }, { organizationId });
+          await em.flush();
+          return patient;
+        });
+      } catch (err) {
+        if (!(err instanceof UniqueConstraintViolationException)) throw err;
+        if (given || attempt >= MRN_ATTEMPTS) throw errors.duplicate(`Medical record number ${mrn} is already used in this organization`);
       }
-      return this.build({ ...ctx, em }, viewer, { ...input, mrn }, { organizationId });
-    });
+    }
   }
 
   async mine(ctx: SubgraphContext): Promise<Patient> {
@@ -99,11 +118,11 @@ export class PatientService {
     return patient;
   }
 
-  async listForOrganization(ctx: SubgraphContext, organizationId: string, args: PageArgs): Promise<PageResult<Patient>> {
+  async listForOrganization(ctx: SubgraphContext, organizationId: string, args: PageArgs): Promise<PatientPageResult> {
     requireOrgPermission(ctx.viewer, organizationId, 'patients:read');
-    const page = await paginate(ctx.em, Patient, { organizationId }, args);
-    this.audited(ctx, 'list', page.items);
-    return page;
+    const page = await paginateCapped(ctx.em, Patient, { organizationId }, args, { createdAt: 'desc', id: 'asc' });
+    this.auditedList(ctx, page.items);
+    return { ...page, totalIsEstimate: !!page.totalIsEstimate };
   }
 
   async getInOrganization(ctx: SubgraphContext, organizationId: string, patientId: string): Promise<Patient> {
@@ -114,13 +133,32 @@ export class PatientService {
     return patient;
   }
 
-  async searchByMrn(ctx: SubgraphContext, organizationId: string, args: PatientSearchArgs): Promise<PageResult<Patient>> {
+  /**
+   * Patients of an organization by the start of their medical record number and/or of their names, case-insensitive.
+   * Each condition is served by an index on the lower-cased column (`text_pattern_ops`, which serves LIKE 'x%'), so
+   * a search reads the matches, not the organization; the total is counted up to a cap (paginateCapped).
+   */
+  async search(ctx: SubgraphContext, organizationId: string, args: PatientSearchArgs): Promise<PatientPageResult> {
     requireOrgPermission(ctx.viewer, organizationId, 'patients:read');
-    const prefix = args.mrn.trim().replace(/[\\%_]/g, '\\$&');
-    const where: FilterQuery<Patient> = { organizationId, mrn: { $ilike: `${prefix}%` } };
-    const page = await paginate(ctx.em, Patient, where, args, { mrn: 'asc', id: 'asc' });
-    this.audited(ctx, 'list', page.items);
-    return page;
+    const mrn = args.mrn?.trim().toLowerCase() ?? '';
+    const words = (args.name ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
+    if (!mrn && !words.length) throw errors.invalidField(args.name?.length ? 'name' : 'mrn', 'give mrn or name (the start of either)');
+    if (words.length > MAX_NAME_WORDS) throw errors.invalidField('name', `must be at most ${MAX_NAME_WORDS} words`);
+    const startsWith = (text: string) => ({ $like: `${text.replace(/[\\%_]/g, '\\$&')}%` });
+    // Built per query: a raw() key serves one query.
+    const where = (): FilterQuery<Patient> => ({
+      $and: [
+        { organizationId },
+        ...(mrn ? [{ [raw('lower(mrn)')]: startsWith(mrn) }] : []),
+        ...words.map((word) => ({
+          $or: [{ [raw('lower(last_name)')]: startsWith(word) }, { [raw('lower(first_name)')]: startsWith(word) }],
+        })),
+      ],
+    });
+    const order = mrn ? { mrn: 'asc', id: 'asc' } : { lastName: 'asc', firstName: 'asc', id: 'asc' };
+    const page = await paginateCapped(ctx.em, Patient, where, args, order as QueryOrderMap<Patient>);
+    this.auditedList(ctx, page.items);
+    return { ...page, totalIsEstimate: !!page.totalIsEstimate };
   }
 
   /** A reference from another subgraph resolves only for callers who may see the patient. */
@@ -129,6 +167,15 @@ export class PatientService {
     if (!patient || !(await accessBasis(ctx, patient, 'patients:read'))) return null;
     this.audited(ctx, 'read', [patient]);
     return patient;
+  }
+
+  /** A page of patients read: one audit entry for the request, naming them. */
+  private auditedList(ctx: SubgraphContext, patients: Patient[]): void {
+    auditListRead(
+      ctx,
+      RESOURCE,
+      patients.map((p) => ({ id: p.id, patientId: p.id, organizationId: p.organizationId })),
+    );
   }
 
   private audited(ctx: SubgraphContext, action: string, patients: Patient[]): void {

@@ -86,10 +86,25 @@ export class UpdatePatientInput {
 
 @ArgsType()
 export class PatientSearchArgs extends PageArgs {
-  @Field({ description: 'Medical record number, or the start of one (case-insensitive)' })
+  @Field(() => String, { nullable: true, description: 'Medical record number, or the start of one (case-insensitive)' })
   @IsText(50)
-  mrn!: string;
+  mrn?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Name words, each the start of the given or the family name, in any order (case-insensitive): "amina odh". ' +
+      'With mrn, patients must match both',
+  })
+  @IsText(100)
+  name?: string | null;
 }
 
 @ObjectType()
-export class PatientPage extends PageOf(Patient) {}
+export class PatientPage extends PageOf(Patient) {
+  @Field({
+    description:
+      "total is exact up to 1,000 matches; beyond that it is the database's estimate of the matches (never below 1,001) and this is true",
+  })
+  totalIsEstimate!: boolean;
+}
