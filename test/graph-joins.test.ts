@@ -1,0 +1,142 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { clinic, outsider, type Clinic } from './support/clinic';
+import { addMember } from './support/org';
+
+let app: TestApp;
+let c: Clinic;
+let stranger: SignedUp & { orgId: string };
+let receptionist: SignedUp;
+
+beforeAll(async () => {
+  app = await startApp();
+  c = await clinic(app);
+  stranger = await outsider(app);
+  receptionist = await signUp(app.api, { registration_role: 'STAFF' });
+  await addMember(app, c.orgId, receptionist.user.id, 'ORG:RECEPTIONIST');
+});
+afterAll(() => app.close());
+
+const codes = (res: { body: { errors?: { extensions?: { code?: string } }[] } }) => (res.body.errors ?? []).map((e) => e.extensions?.code);
+const fields = (res: { body: { errors?: { extensions?: { details?: { field: string }[] } }[] } }) =>
+  (res.body.errors ?? []).flatMap((e) => (e.extensions?.details ?? []).map((d) => d.field));
+
+/** SQL statements a subgraph's database connection runs while `fn` runs (the query builder's event, no timing). */
+async function countStatements(schema: 'org' | 'clinical' | 'revenue', fn: () => Promise<unknown>): Promise<string[]> {
+  const knex = (app.em(schema).getConnection() as unknown as { getKnex(): Knex }).getKnex();
+  const seen: string[] = [];
+  const listen = (q: { sql: string }) => seen.push(q.sql);
+  knex.on('query', listen);
+  try {
+    await fn();
+  } finally {
+    knex.removeListener('query', listen);
+  }
+  return seen;
+}
+
+describe('conversation messages by cursor', () => {
+  const MESSAGES = `query($o: ID!, $id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+    conversation(organizationId: $o, id: $id) {
+      messages(first: $first, after: $after, last: $last, before: $before) {
+        edges { cursor node { id body } }
+        nodes { body }
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      }
+    }
+  }`;
+  let conversationId: string;
+  const send = async (body: string) => {
+    const res = await c.nurse.api.post(`/api/organizations/${c.orgId}/conversations/${conversationId}/messages`, { body });
+    if (res.status !== 201) throw new Error(`message: ${res.status} ${res.text}`);
+  };
+  const page = async (vars: Record<string, unknown>) => {
+    const res = await c.doctor.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, ...vars });
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.conversation.messages as {
+      nodes: { body: string }[];
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+    };
+  };
+
+  beforeAll(async () => {
+    const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/conversations`, {
+      subject: 'Infinite scroll',
+      participant_ids: [c.nurse.user.id],
+    });
+    conversationId = res.body.data.id;
+    for (let i = 1; i <= 5; i++) await send(`m${i}`);
+  });
+
+  it('pages back in time while a message arrives: no duplicates, no gaps; the new one is before the first page', async () => {
+    const first = await page({ first: 2 });
+    expect(first.nodes.map((m) => m.body)).toEqual(['m5', 'm4']);
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    await send('m6'); // arrives while the client scrolls
+    // The offset page 2 now repeats m4: what cursors fix.
+    const offset = await c.doctor.api.get(`/api/organizations/${c.orgId}/conversations/${conversationId}/messages?page=2&limit=2`);
+    expect(offset.body.data.map((m: { body: string }) => m.body)).toEqual(['m4', 'm3']);
+    const second = await page({ first: 2, after: first.pageInfo.endCursor });
+    expect(second.nodes.map((m) => m.body)).toEqual(['m3', 'm2']);
+    expect(second.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const third = await page({ first: 2, after: second.pageInfo.endCursor });
+    expect(third.nodes.map((m) => m.body)).toEqual(['m1']);
+    expect(third.pageInfo.hasNextPage).toBe(false);
+    // What arrived meanwhile comes before the first page.
+    const newer = await page({ last: 10, before: first.pageInfo.startCursor });
+    expect(newer.nodes.map((m) => m.body)).toEqual(['m6']);
+    expect(newer.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    // Backward paging is in list order too, and says there is more before.
+    const oldest = await page({ last: 2 });
+    expect(oldest.nodes.map((m) => m.body)).toEqual(['m2', 'm1']);
+    expect(oldest.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it('counts the whole list only when totalCount is selected', async () => {
+    const query = (selection: string) => `query($o: ID!, $id: ID!) { conversation(organizationId: $o, id: $id) { messages(first: 1) { ${selection} } } }`;
+    const without = await countStatements('org', () => c.doctor.api.graphql(query('nodes { id }'), { o: c.orgId, id: conversationId }));
+    const counted: { res?: any } = {};
+    const withCount = await countStatements('org', async () => {
+      counted.res = await c.doctor.api.graphql(query('nodes { id } totalCount'), { o: c.orgId, id: conversationId });
+    });
+    expect(counted.res.body.data.conversation.messages.totalCount).toBe(6);
+    expect(without.filter((s) => /count\(\*\)/.test(s))).toEqual([]);
+    expect(withCount.filter((s) => /count\(\*\)/.test(s))).toHaveLength(1);
+  });
+
+  it('refuses first: 1000, first with last, and cursors it did not hand out (VALIDATION_ERROR naming the argument)', async () => {
+    const ask = (vars: Record<string, unknown>) => c.doctor.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, ...vars });
+    const big = await ask({ first: 1000 });
+    // Refused before it runs (its cost is over the limit), never a 500.
+    expect(big.body.data ?? null).toBeNull();
+    expect(codes(big)).toHaveLength(1);
+    expect(codes(big)).not.toContain('INTERNAL_ERROR');
+    const over = await ask({ first: 101 });
+    expect(codes(over)).toEqual(['VALIDATION_ERROR']);
+    expect(fields(over)).toEqual(['first']);
+    expect(fields(await ask({ last: 0 }))).toEqual(['last']);
+    expect(fields(await ask({ first: 2, last: 2 }))).toEqual(['last']);
+    const real = (await page({ first: 1 })).pageInfo.endCursor;
+    const forged = [
+      'not a cursor!',
+      'abc',
+      Buffer.from('{"a":1}').toString('base64url'),
+      Buffer.from('["2026-02-31T00:00:00.000000Z","3b241101-e2bb-4255-8caf-4136c566a962"]').toString('base64url'),
+      Buffer.from('["2026-01-01T00:00:00.000000Z","x\'; drop table users"]').toString('base64url'),
+      real.slice(0, -3),
+      'x'.repeat(500),
+    ];
+    for (const cursor of forged) {
+      for (const arg of ['after', 'before']) {
+        const res = await ask({ [arg]: cursor });
+        expect({ cursor, arg, codes: codes(res), fields: fields(res) }).toEqual({ cursor, arg, codes: ['VALIDATION_ERROR'], fields: [arg] });
+      }
+    }
+  });
+
+  it('is the conversation of its participants only', async () => {
+    const res = await stranger.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, first: 1 });
+    expect(res.body.data?.conversation ?? null).toBeNull();
+    expect(codes(res)).toContain('NOT_FOUND');
+  });
+});
