@@ -148,14 +148,17 @@ export function windowOf(args: ConnectionArgs): Window {
 
 /**
  * A list read by keyset: the rows of one table whose `parentColumn` is a given id (a patient's vitals, a
- * conversation's messages), newest first by `sortColumn` (a non-null timestamptz) then id. Written once per list.
+ * conversation's messages), newest first by a non-null sort key then id. Written once per list.
  */
 export interface KeysetList<T> {
   /** Unique per list: names the loaders and the cached SQL. */
   name: string;
   entity: EntityClass<T>;
   parentColumn: string;
+  /** The sort key's column, or a constant SQL expression over the table's columns; never null. */
   sortColumn: string;
+  /** The sort key's SQL type: an instant (default) or a calendar date. */
+  sortType?: 'timestamptz' | 'date';
   /** A constant SQL filter on the table's columns (no parameters), such as hiding entered-in-error rows. */
   where?: string;
 }
@@ -173,14 +176,19 @@ function sqlFor<T>(em: EntityManager, list: KeysetList<T>) {
     .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length)
     .flatMap((p) => p.fieldNames.map((f) => `"${f}"`));
   const parent = `"${list.parentColumn}"`;
-  const sort = `"${list.sortColumn}"`;
+  const sort = /^[a-z_]+$/.test(list.sortColumn) ? `"${list.sortColumn}"` : `(${list.sortColumn})`;
+  const type = list.sortType ?? 'timestamptz';
+  const cursorKey =
+    type === 'date'
+      ? `to_char(${sort}, 'YYYY-MM-DD"T00:00:00.000000Z"')`
+      : `to_char(${sort} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
   const filter = list.where ? ` and (${list.where})` : '';
   const page = (forward: boolean, from: boolean) => {
     const dir = forward ? 'desc' : 'asc';
-    const after = from ? ` and (${sort}, "id") ${forward ? '<' : '>'} (?::timestamptz, ?::uuid)` : '';
+    const after = from ? ` and (${sort}, "id") ${forward ? '<' : '>'} (?::${type}, ?::uuid)` : '';
     return (
-      `select ${columns.join(', ')}, to_char(${sort} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "__cursor_key" ` +
-      `from (select *, row_number() over (partition by ${parent} order by ${sort} ${dir}, "id" ${dir}) as "__rn" ` +
+      `select ${columns.join(', ')}, "__cursor_key" ` +
+      `from (select *, ${cursorKey} as "__cursor_key", row_number() over (partition by ${parent} order by ${sort} ${dir}, "id" ${dir}) as "__rn" ` +
       `from ${table} where ${parent} in (?)${filter}${after}) ranked where "__rn" <= ? order by ${parent}, "__rn"`
     );
   };

@@ -197,10 +197,10 @@ describe('service requests', () => {
     expect(ids(await c.doctor.api.get(`/api/service-requests?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?limit=100'))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(limit: 100) { id } } }', {
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(first: 100) { nodes { id } } } }', {
       id: c.patientId,
     });
-    expect(graph.body.data.patient.serviceRequests.map((r: { id: string }) => r.id)).not.toContain(id);
+    expect(graph.body.data.patient.serviceRequests.nodes.map((r: { id: string }) => r.id)).not.toContain(id);
     // Nor can a report or a study be made for it.
     const report = await c.doctor.api.post('/api/diagnostic-reports', { patient_id: c.patientId, code: '58410-2', service_request_id: id });
     expect(report.body.error.details[0].field).toBe('service_request_id');
@@ -563,10 +563,10 @@ describe('imaging studies', () => {
     expect((await c.doctor.api.patch(`/api/imaging-studies/${id}/status`, { status: 'available' })).status).toBe(404);
     expect(ids(await c.doctor.api.get(`/api/imaging-studies?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/imaging-studies?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(limit: 100) { id } } }', {
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(first: 100) { nodes { id } } } }', {
       id: c.patientId,
     });
-    expect(graph.body.data.patient.imagingStudies.map((s: { id: string }) => s.id)).not.toContain(id);
+    expect(graph.body.data.patient.imagingStudies.nodes.map((s: { id: string }) => s.id)).not.toContain(id);
   });
 
   it("refuses other organizations' clinicians (404), unclinical members (403) and anonymous callers (401)", async () => {
