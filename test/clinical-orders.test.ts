@@ -596,20 +596,20 @@ describe('the patient graph, the journey and the export', () => {
     ).body.data.id;
     const studyId = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'US' })).body.data.id;
     const res = await c.doctor.api.graphql(
-      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id serviceRequests { id patientId } diagnosticReports { id serviceRequestId } imagingStudies(limit: 5) { id modality } } } }',
+      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id serviceRequests { nodes { id patientId } } diagnosticReports { nodes { id serviceRequestId } } imagingStudies(first: 5) { nodes { id modality } } } } }',
       { org: c.orgId },
     );
     expect(res.body.errors).toBeUndefined();
     const byId = new Map(res.body.data.organizationPatients.items.map((p: { id: string }) => [p.id, p]));
     expect(byId.get(patientId)).toEqual({
       id: patientId,
-      serviceRequests: [{ id: requestId, patientId }],
-      diagnosticReports: [{ id: reportId, serviceRequestId: requestId }],
-      imagingStudies: [{ id: studyId, modality: 'US' }],
+      serviceRequests: { nodes: [{ id: requestId, patientId }] },
+      diagnosticReports: { nodes: [{ id: reportId, serviceRequestId: requestId }] },
+      imagingStudies: { nodes: [{ id: studyId, modality: 'US' }] },
     });
-    const first = byId.get(c.patientId) as { serviceRequests: unknown[]; imagingStudies: unknown[] };
-    expect(first.serviceRequests.length).toBeGreaterThan(0);
-    expect(first.imagingStudies.length).toBeLessThanOrEqual(5);
+    const first = byId.get(c.patientId) as { serviceRequests: { nodes: unknown[] }; imagingStudies: { nodes: unknown[] } };
+    expect(first.serviceRequests.nodes.length).toBeGreaterThan(0);
+    expect(first.imagingStudies.nodes.length).toBeLessThanOrEqual(5);
   });
 
   it('shows them on the care journey and in the data export', async () => {
