@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { byIds } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
@@ -89,6 +90,11 @@ export class LabResultResolver {
   @Mutation(() => LabIngestAck, { description: 'Take an HL7v2 ORU^R01 result message from a laboratory; answers the HL7 ACK' })
   ingestLabMessage(@Args() args: IngestLabMessageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.ingest(ctx, args);
+  }
+
+  @FieldResolver(() => LabOrder, { nullable: true, description: 'The order this result answers (batched)' })
+  labOrder(@Root() result: LabResult, @Ctx() ctx: SubgraphContext): Promise<LabOrder | null> {
+    return ctx.loader<string, LabOrder>('lab-orders', byIds(ctx.em, LabOrder)).load(result.labOrderId);
   }
 
   @Query(() => LabResultPage)
