@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
 import { addMember } from './support/org';
 
@@ -138,5 +138,142 @@ describe('conversation messages by cursor', () => {
     const res = await stranger.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, first: 1 });
     expect(res.body.data?.conversation ?? null).toBeNull();
     expect(codes(res)).toContain('NOT_FOUND');
+  });
+});
+
+describe('the patient chart in one query', () => {
+  let vitalIds: string[] = [];
+  beforeAll(async () => {
+    for (const heart_rate of [70, 80, 90]) {
+      const res = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, heart_rate });
+      if (res.status !== 201) throw new Error(`vital: ${res.status} ${res.text}`);
+      vitalIds.push(res.body.data.id);
+    }
+    vitalIds = vitalIds.reverse(); // newest first
+    const rx = await c.doctor.api.post('/api/prescriptions', {
+      patient_id: c.patientId,
+      medication: 'Amoxicillin',
+      dosage: '500 mg',
+      frequency: 'tid',
+    });
+    if (rx.status !== 201) throw new Error(`prescription: ${rx.status} ${rx.text}`);
+    const note = await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'Chart note' });
+    if (note.status !== 201) throw new Error(`record: ${note.status} ${note.text}`);
+  });
+
+  const CHART = `query($p: ID!, $after: String) {
+    patient(id: $p) {
+      id firstName
+      organization { id name }
+      vitals(first: 2, after: $after) {
+        totalCount
+        pageInfo { hasNextPage endCursor }
+        nodes { id heartRate patient { id } recordedByUser { id firstName roles } }
+      }
+      prescriptions(first: 5) { nodes { medication prescriber { id firstName lastName } } }
+      clinicalRecords(first: 5) { nodes { notes author { id } versions { version changedByUser { id } } } }
+      invoices(first: 5) { id }
+    }
+  }`;
+
+  it('reads clinical, org and revenue data with the objects beside their ids, and pages the vitals', async () => {
+    const res = await c.doctor.api.graphql(CHART, { p: c.patientId });
+    expect(res.body.errors).toBeUndefined();
+    const chart = res.body.data.patient;
+    expect(chart.organization).toEqual({ id: c.orgId, name: expect.any(String) });
+    expect(chart.vitals.totalCount).toBe(3);
+    expect(chart.vitals.nodes.map((v: { id: string }) => v.id)).toEqual(vitalIds.slice(0, 2));
+    expect(chart.vitals.nodes[0]).toMatchObject({
+      heartRate: 90,
+      patient: { id: c.patientId },
+      // A fellow member sees who recorded it, not their account settings.
+      recordedByUser: { id: c.nurse.user.id, firstName: expect.any(String), roles: null },
+    });
+    expect(chart.prescriptions.nodes).toEqual([{ medication: 'Amoxicillin', prescriber: expect.objectContaining({ id: c.doctor.user.id }) }]);
+    expect(chart.clinicalRecords.nodes[0]).toMatchObject({
+      notes: 'Chart note',
+      author: { id: c.doctor.user.id },
+      versions: [{ version: 1, changedByUser: { id: c.doctor.user.id } }],
+    });
+    expect(chart.invoices).toEqual([]);
+    const next = await c.doctor.api.graphql(CHART, { p: c.patientId, after: chart.vitals.pageInfo.endCursor });
+    expect(next.body.data.patient.vitals.nodes.map((v: { id: string }) => v.id)).toEqual(vitalIds.slice(2));
+    expect(next.body.data.patient.vitals.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('gives a receptionist the patient and who works with them, never the clinical data through a join', async () => {
+    const res = await receptionist.api.graphql(CHART, { p: c.patientId });
+    const chart = res.body.data.patient;
+    expect(chart.firstName).toEqual(expect.any(String));
+    expect(chart.vitals).toBeNull();
+    expect(chart.prescriptions).toBeNull();
+    expect(chart.clinicalRecords).toBeNull();
+    const forbidden = (res.body.errors ?? []).filter((e: any) => e.extensions.code === 'FORBIDDEN').map((e: any) => e.path.join('.'));
+    expect(forbidden.sort()).toEqual(['patient.clinicalRecords', 'patient.prescriptions', 'patient.vitals']);
+    expect(JSON.stringify(res.body)).not.toContain('Chart note');
+    // Nor through the patient of a record reached another way: the record itself is refused.
+    const vital = await receptionist.api.graphql('query($id: ID!) { vital(id: $id) { heartRate patient { id } } }', { id: vitalIds[0] });
+    expect(vital.body.data?.vital ?? null).toBeNull();
+    expect(codes(vital)).toEqual(['FORBIDDEN']);
+  });
+
+  it('answers the chart of a patient of another organization with nothing', async () => {
+    const res = await stranger.api.graphql(CHART, { p: c.patientId });
+    expect(res.body.data?.patient ?? null).toBeNull();
+    expect(codes(res)).toContain('NOT_FOUND');
+  });
+
+  it('costs the same number of clinical statements for one patient or a page of them (no N+1)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const p = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: `N${i}` })).body.data;
+      await c.nurse.api.post('/api/vitals', { patient_id: p.id, heart_rate: 60 + i });
+      await c.doctor.api.post('/api/clinical-records', { patient_id: p.id, encounter_type: 'consultation' });
+    }
+    const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) { items {
+      id vitals(first: 3) { totalCount nodes { id patient { id } } }
+      clinicalRecords(first: 3) { nodes { id versions { id } } } } } }`;
+    const selects = async (limit: number) => {
+      let items = 0;
+      const sql = await countStatements('clinical', async () => {
+        const res = await c.doctor.api.graphql(query, { o: c.orgId, l: limit });
+        expect(res.body.errors).toBeUndefined();
+        items = res.body.data.organizationPatients.items.length;
+      });
+      expect(items).toBe(limit);
+      return sql.filter((s) => /^\s*select/i.test(s) && !s.includes('outbox')).length;
+    };
+    const one = await selects(1);
+    const three = await selects(3);
+    expect(three).toBe(one);
+  });
+});
+
+describe('user(id)', () => {
+  const USER = 'query($id: ID!) { user(id: $id) { id firstName email roles referralCode mfaEnabled } }';
+
+  it('shows the caller their whole account, a fellow member who they are, and nobody else anything', async () => {
+    const own = await c.nurse.api.graphql(USER, { id: c.nurse.user.id });
+    expect(own.body.data.user).toMatchObject({ id: c.nurse.user.id, referralCode: expect.any(String), roles: expect.any(Array), mfaEnabled: false });
+    const fellow = await receptionist.api.graphql(USER, { id: c.nurse.user.id });
+    expect(fellow.body.errors).toBeUndefined();
+    expect(fellow.body.data.user).toEqual({
+      id: c.nurse.user.id,
+      firstName: expect.any(String),
+      email: expect.any(String),
+      roles: null,
+      referralCode: null,
+      mfaEnabled: null,
+    });
+    const outside = await stranger.api.graphql(USER, { id: c.nurse.user.id });
+    expect(outside.body.data?.user ?? null).toBeNull();
+    expect(codes(outside)).toEqual(['NOT_FOUND']);
+    expect(codes(await app.api.as(undefined).graphql(USER, { id: c.nurse.user.id }))).toEqual(['UNAUTHORIZED']);
+    expect(codes(await stranger.api.graphql(USER, { id: 'nope' }))).toEqual(['VALIDATION_ERROR']);
+  });
+
+  it('leaves the REST sign-in answer as it was (the account settings of the one signing in)', async () => {
+    const me = await c.nurse.api.get('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ id: c.nurse.user.id, referral_code: expect.any(String), mfa_enabled: false, roles: expect.any(Array) });
   });
 });
