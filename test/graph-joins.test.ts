@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
 import { addMember } from './support/org';
+import { Room, RoomType } from '../subgraphs/org/facilities/facility.entity';
 
 let app: TestApp;
 let c: Clinic;
@@ -275,5 +276,38 @@ describe('user(id)', () => {
     const me = await c.nurse.api.get('/api/auth/me');
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: c.nurse.user.id, referral_code: expect.any(String), mfa_enabled: false, roles: expect.any(Array) });
+  });
+});
+
+describe('the organization dashboard in one query', () => {
+  const DASHBOARD = `query($o: ID!) { organization(id: $o) {
+    id name
+    rooms(limit: 5) { total items { id name } }
+    appointments(limit: 5) { total items { id } }
+    invoices(limit: 5) { total items { id } }
+    members(limit: 5) { total items { userId } }
+  } }`;
+
+  beforeAll(async () => {
+    // A room arranged in storage (rooms have their own suite).
+    const em = app.em('org');
+    em.create(Room, { organizationId: c.orgId, name: 'Ward A', nameKey: 'ward a', type: RoomType.ward, capacity: 4, createdBy: c.doctor.user.id });
+    await em.flush();
+  });
+
+  it('reads rooms, appointments, invoices and members beside the organization, each under its root rule', async () => {
+    const receptionistView = await receptionist.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(receptionistView.body.errors).toBeUndefined();
+    const org = receptionistView.body.data.organization;
+    expect(org.rooms.items.map((r: { name: string }) => r.name)).toContain('Ward A');
+    expect(org.appointments).toMatchObject({ total: expect.any(Number) });
+    expect(org.invoices).toMatchObject({ total: 0, items: [] });
+    // A nurse has no invoices:read: that one field is null with FORBIDDEN, the rest answers.
+    const nurseView = await c.nurse.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(nurseView.body.data.organization.rooms.total).toBeGreaterThan(0);
+    expect(nurseView.body.data.organization.invoices).toBeNull();
+    expect((nurseView.body.errors ?? []).map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([
+      ['organization.invoices', 'FORBIDDEN'],
+    ]);
   });
 });
