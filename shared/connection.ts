@@ -16,7 +16,10 @@ import type { SubgraphContext } from './subgraph';
 
 @ArgsType()
 export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `Items after \`after\`, 1 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when neither first nor last is given` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Items after \`after\`, 1 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when neither first nor last is given`,
+  })
   @Min(1)
   @Max(MAX_PAGE_SIZE)
   first?: number | null;
@@ -261,5 +264,10 @@ export async function keysetConnection<T extends { id: string }>(
 
 /** An empty page, for a parent whose list the caller may not read or that has none. */
 export function emptyConnection<T>(): Connection<T> {
-  return { edges: [], nodes: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: 0 };
+  return {
+    edges: [],
+    nodes: [],
+    pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    totalCount: 0,
+  };
 }

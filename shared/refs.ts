@@ -53,7 +53,8 @@ export function referenceFields<T extends object>(entity: ClassType<T>, fields: 
       configurable: true,
     });
     Root()(References.prototype, name, 0);
-    const description = link.description ?? `The ${link.type.toLowerCase()} \`${link.id}\` names; null when there is none or the caller may not see it`;
+    const description =
+      link.description ?? `The ${link.type.toLowerCase()} \`${link.id}\` names; null when there is none or the caller may not see it`;
     FieldResolver(() => REFERENCE_TYPES[link.type], { nullable: true, description })(
       References.prototype,
       name,

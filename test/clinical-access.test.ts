@@ -118,8 +118,11 @@ it('refuses a receptionist the clinical notes of a booked patient, reached direc
   expect(viaAppointment.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN']);
   for (const res of [direct, viaAppointment]) expect(JSON.stringify(res.body)).not.toContain('Private note');
   // The doctor reads the note the same way.
-  const doctor = await c.doctor.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { clinicalRecords { nodes { notes } } } } }`, {
-    id: appointment.id,
-  });
+  const doctor = await c.doctor.api.graphql(
+    `query($id: ID!) { appointment(id: $id) { patient { clinicalRecords { nodes { notes } } } } }`,
+    {
+      id: appointment.id,
+    },
+  );
   expect(doctor.body.data.appointment.patient.clinicalRecords.nodes.map((r: any) => r.notes)).toContain('Private note');
 });

@@ -94,7 +94,8 @@ describe('conversation messages by cursor', () => {
   });
 
   it('counts the whole list only when totalCount is selected', async () => {
-    const query = (selection: string) => `query($o: ID!, $id: ID!) { conversation(organizationId: $o, id: $id) { messages(first: 1) { ${selection} } } }`;
+    const query = (selection: string) =>
+      `query($o: ID!, $id: ID!) { conversation(organizationId: $o, id: $id) { messages(first: 1) { ${selection} } } }`;
     const without = await countStatements('org', () => c.doctor.api.graphql(query('nodes { id }'), { o: c.orgId, id: conversationId }));
     const counted: { res?: any } = {};
     const withCount = await countStatements('org', async () => {
@@ -130,7 +131,12 @@ describe('conversation messages by cursor', () => {
     for (const cursor of forged) {
       for (const arg of ['after', 'before']) {
         const res = await ask({ [arg]: cursor });
-        expect({ cursor, arg, codes: codes(res), fields: fields(res) }).toEqual({ cursor, arg, codes: ['VALIDATION_ERROR'], fields: [arg] });
+        expect({ cursor, arg, codes: codes(res), fields: fields(res) }).toEqual({
+          cursor,
+          arg,
+          codes: ['VALIDATION_ERROR'],
+          fields: [arg],
+        });
       }
     }
   });
@@ -158,7 +164,11 @@ describe('the patient chart in one query', () => {
       frequency: 'tid',
     });
     if (rx.status !== 201) throw new Error(`prescription: ${rx.status} ${rx.text}`);
-    const note = await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, encounter_type: 'consultation', notes: 'Chart note' });
+    const note = await c.doctor.api.post('/api/clinical-records', {
+      patient_id: c.patientId,
+      encounter_type: 'consultation',
+      notes: 'Chart note',
+    });
     if (note.status !== 201) throw new Error(`record: ${note.status} ${note.text}`);
   });
 
@@ -190,7 +200,9 @@ describe('the patient chart in one query', () => {
       // A fellow member sees who recorded it, not their account settings.
       recordedByUser: { id: c.nurse.user.id, firstName: expect.any(String), roles: null },
     });
-    expect(chart.prescriptions.nodes).toEqual([{ medication: 'Amoxicillin', prescriber: expect.objectContaining({ id: c.doctor.user.id }) }]);
+    expect(chart.prescriptions.nodes).toEqual([
+      { medication: 'Amoxicillin', prescriber: expect.objectContaining({ id: c.doctor.user.id }) },
+    ]);
     expect(chart.clinicalRecords.nodes[0]).toMatchObject({
       notes: 'Chart note',
       author: { id: c.doctor.user.id },
@@ -254,7 +266,12 @@ describe('user(id)', () => {
 
   it('shows the caller their whole account, a fellow member who they are, and nobody else anything', async () => {
     const own = await c.nurse.api.graphql(USER, { id: c.nurse.user.id });
-    expect(own.body.data.user).toMatchObject({ id: c.nurse.user.id, referralCode: expect.any(String), roles: expect.any(Array), mfaEnabled: false });
+    expect(own.body.data.user).toMatchObject({
+      id: c.nurse.user.id,
+      referralCode: expect.any(String),
+      roles: expect.any(Array),
+      mfaEnabled: false,
+    });
     const fellow = await receptionist.api.graphql(USER, { id: c.nurse.user.id });
     expect(fellow.body.errors).toBeUndefined();
     expect(fellow.body.data.user).toEqual({
@@ -275,7 +292,12 @@ describe('user(id)', () => {
   it('leaves the REST sign-in answer as it was (the account settings of the one signing in)', async () => {
     const me = await c.nurse.api.get('/api/auth/me');
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ id: c.nurse.user.id, referral_code: expect.any(String), mfa_enabled: false, roles: expect.any(Array) });
+    expect(me.body.data).toMatchObject({
+      id: c.nurse.user.id,
+      referral_code: expect.any(String),
+      mfa_enabled: false,
+      roles: expect.any(Array),
+    });
   });
 });
 
@@ -291,7 +313,14 @@ describe('the organization dashboard in one query', () => {
   beforeAll(async () => {
     // A room arranged in storage (rooms have their own suite).
     const em = app.em('org');
-    em.create(Room, { organizationId: c.orgId, name: 'Ward A', nameKey: 'ward a', type: RoomType.ward, capacity: 4, createdBy: c.doctor.user.id });
+    em.create(Room, {
+      organizationId: c.orgId,
+      name: 'Ward A',
+      nameKey: 'ward a',
+      type: RoomType.ward,
+      capacity: 4,
+      createdBy: c.doctor.user.id,
+    });
     await em.flush();
   });
 

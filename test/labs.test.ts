@@ -394,9 +394,12 @@ describe('lab result review', () => {
   it('shows the newest results on the patient graph', async () => {
     const order = await newOrder();
     await ingest(oru({ order: order.id, obx: [PLATELETS_LL] }).text);
-    const res = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { labResults(first: 1) { nodes { code critical labOrderId } } } }', {
-      id: c.patientId,
-    });
+    const res = await c.doctor.api.graphql(
+      'query($id: ID!) { patient(id: $id) { labResults(first: 1) { nodes { code critical labOrderId } } } }',
+      {
+        id: c.patientId,
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.patient.labResults.nodes).toEqual([{ code: '777-3', critical: true, labOrderId: order.id }]);
     const stranger = await outsider(app);

@@ -127,7 +127,9 @@ describe('vitals', () => {
     expect((await c.doctor.api.delete(`/api/vitals/${id}`)).status).toBe(404);
     expect(ids(await c.doctor.api.get(`/api/vitals?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/vitals?limit=100'))).not.toContain(id);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { vitals(first: 100) { nodes { id } } } }', { id: c.patientId });
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { vitals(first: 100) { nodes { id } } } }', {
+      id: c.patientId,
+    });
     expect(graph.body.data.patient.vitals.nodes.map((v: { id: string }) => v.id)).not.toContain(id);
     const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'vital', resourceId: id }, { orderBy: { createdAt: 'asc' } });
     expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['create', 'delete']));

@@ -33,4 +33,10 @@ export const patientList = <T>(
   resourceType: string,
   entity: EntityClass<T>,
   opts: Omit<KeysetList<T>, 'name' | 'entity' | 'parentColumn'>,
-): KeysetList<T> & { resourceType: string } => ({ name: `patient:${resourceType}`, resourceType, entity, parentColumn: 'patient_id', ...opts });
+): KeysetList<T> & { resourceType: string } => ({
+  name: `patient:${resourceType}`,
+  resourceType,
+  entity,
+  parentColumn: 'patient_id',
+  ...opts,
+});

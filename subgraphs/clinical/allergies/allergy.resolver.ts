@@ -14,7 +14,8 @@ const ALLERGY_LIST = patientList('allergy', Allergy, { sortColumn: 'created_at' 
 export class PatientAllergiesResolver {
   @FieldResolver(() => AllergyConnection, {
     nullable: true,
-    description: 'Allergies of every status, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Allergies of every status, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   allergies(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, ALLERGY_LIST, patient, args);

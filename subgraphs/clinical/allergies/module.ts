@@ -11,7 +11,9 @@ export default defineModule({
   resolvers: [
     patientField(Allergy),
     referenceFields(Allergy, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
-    AllergyResolver, PatientAllergiesResolver],
+    AllergyResolver,
+    PatientAllergiesResolver,
+  ],
   patientData: [
     {
       section: 'allergies',

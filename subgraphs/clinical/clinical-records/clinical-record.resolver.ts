@@ -6,9 +6,15 @@ import { Patient } from '../patients/patient.entity';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import { ClinicalRecordService } from './clinical-record.service';
-import { AuditEventPage, ClinicalRecordPage, CreateClinicalRecordInput, UpdateClinicalRecordInput, ClinicalRecordConnection } from './clinical-record.types';
+import {
+  AuditEventPage,
+  ClinicalRecordPage,
+  CreateClinicalRecordInput,
+  UpdateClinicalRecordInput,
+  ClinicalRecordConnection,
+} from './clinical-record.types';
 
-const CLINICAL_RECORD_LIST = patientList('clinical_record', ClinicalRecord, { sortColumn: 'created_at', where: "deleted_at is null" });
+const CLINICAL_RECORD_LIST = patientList('clinical_record', ClinicalRecord, { sortColumn: 'created_at', where: 'deleted_at is null' });
 
 /** `patient { clinicalRecords }`: the newest records, batched across patients. */
 @Resolver(() => Patient)

@@ -105,7 +105,11 @@ export class ClinicalRecordService {
   async versions(ctx: SubgraphContext, record: ClinicalRecord): Promise<ClinicalRecordVersion[]> {
     const found = await ctx
       .loader<string, ClinicalRecordVersion[]>('clinical-record-versions', async (ids) => {
-        const rows = await ctx.em.find(ClinicalRecordVersion, { recordId: { $in: [...ids] } }, { orderBy: { recordId: 'asc', version: 'asc' } });
+        const rows = await ctx.em.find(
+          ClinicalRecordVersion,
+          { recordId: { $in: [...ids] } },
+          { orderBy: { recordId: 'asc', version: 'asc' } },
+        );
         return ids.map((id) => rows.filter((v) => v.recordId === id));
       })
       .load(record.id);

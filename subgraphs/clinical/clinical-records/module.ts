@@ -13,7 +13,9 @@ export default defineModule({
     patientField(ClinicalRecord),
     referenceFields(ClinicalRecord, { author: { id: 'authorId', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     referenceFields(ClinicalRecordVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
-    ClinicalRecordResolver, PatientClinicalRecordsResolver],
+    ClinicalRecordResolver,
+    PatientClinicalRecordsResolver,
+  ],
   topics: [CLINICAL_RECORD_UPDATED],
   patientData: [
     {

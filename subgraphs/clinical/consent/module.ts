@@ -19,6 +19,7 @@ export default defineModule({
       },
       requestedByUser: { id: 'requestedBy', type: 'User' },
     }),
-    ConsentResolver],
+    ConsentResolver,
+  ],
   patientData: [{ section: 'consents', entity: Consent }],
 });

@@ -9,7 +9,9 @@ import {
   CreateDiagnosticReportInput,
   DiagnosticReportListArgs,
   DiagnosticReportPage,
-  UpdateDiagnosticReportInput, DiagnosticReportConnection } from './diagnostic-report.types';
+  UpdateDiagnosticReportInput,
+  DiagnosticReportConnection,
+} from './diagnostic-report.types';
 
 const DIAGNOSTIC_REPORT_LIST = patientList('diagnostic_report', DiagnosticReport, { sortColumn: 'created_at' });
 
@@ -18,7 +20,8 @@ const DIAGNOSTIC_REPORT_LIST = patientList('diagnostic_report', DiagnosticReport
 export class PatientDiagnosticReportsResolver {
   @FieldResolver(() => DiagnosticReportConnection, {
     nullable: true,
-    description: 'Diagnostic reports, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Diagnostic reports, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   diagnosticReports(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, DIAGNOSTIC_REPORT_LIST, patient, args);

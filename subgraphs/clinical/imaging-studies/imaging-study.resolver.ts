@@ -5,7 +5,13 @@ import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { ImagingStudy } from './imaging-study.entity';
 import { ImagingStudyService } from './imaging-study.service';
-import { CreateImagingStudyInput, ImagingStudyListArgs, ImagingStudyPage, UpdateImagingStudyStatusArgs, ImagingStudyConnection } from './imaging-study.types';
+import {
+  CreateImagingStudyInput,
+  ImagingStudyListArgs,
+  ImagingStudyPage,
+  UpdateImagingStudyStatusArgs,
+  ImagingStudyConnection,
+} from './imaging-study.types';
 
 const IMAGING_STUDY_LIST = patientList('imaging_study', ImagingStudy, { sortColumn: 'created_at', where: "status <> 'entered_in_error'" });
 
@@ -14,7 +20,8 @@ const IMAGING_STUDY_LIST = patientList('imaging_study', ImagingStudy, { sortColu
 export class PatientImagingStudiesResolver {
   @FieldResolver(() => ImagingStudyConnection, {
     nullable: true,
-    description: 'Imaging studies, newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Imaging studies, newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   imagingStudies(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, IMAGING_STUDY_LIST, patient, args);

@@ -11,17 +11,24 @@ import {
   GenerateImmunizationScheduleInput,
   ImmunizationAdverseEventInput,
   ImmunizationPage,
-  ImmunizationSchedule, ImmunizationConnection } from './immunization.types';
+  ImmunizationSchedule,
+  ImmunizationConnection,
+} from './immunization.types';
 import { VACCINES } from './vaccine-schedule';
 
-const IMMUNIZATION_LIST = patientList('immunization', Immunization, { sortColumn: "coalesce(administered_on, (created_at at time zone 'UTC')::date)", sortType: 'date', where: "state = 'administered'" });
+const IMMUNIZATION_LIST = patientList('immunization', Immunization, {
+  sortColumn: "coalesce(administered_on, (created_at at time zone 'UTC')::date)",
+  sortType: 'date',
+  where: "state = 'administered'",
+});
 
 /** `patient { immunizations }`: the doses given, newest first, batched across patients. */
 @Resolver(() => Patient)
 export class PatientImmunizationsResolver {
   @FieldResolver(() => ImmunizationConnection, {
     nullable: true,
-    description: 'Vaccine doses given, latest administration date first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Vaccine doses given, latest administration date first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   immunizations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, IMMUNIZATION_LIST, patient, args);

@@ -17,7 +17,9 @@ import {
   LabResultListArgs,
   LabResultPage,
   ReviewLabResultArgs,
-  UpdateLabOrderInput, LabResultConnection } from './lab.types';
+  UpdateLabOrderInput,
+  LabResultConnection,
+} from './lab.types';
 
 const LAB_RESULT_LIST = patientList('lab_result', LabResult, { sortColumn: 'created_at' });
 

@@ -19,7 +19,10 @@ export default defineModule({
       cancelledByUser: { id: 'cancelledBy', type: 'User' },
     }),
     referenceFields(LabResult, { reviewedByUser: { id: 'reviewedBy', type: 'User' } }),
-    LabOrderResolver, LabResultResolver, PatientLabResultsResolver],
+    LabOrderResolver,
+    LabResultResolver,
+    PatientLabResultsResolver,
+  ],
   topics: [LAB_RESULT_RECEIVED],
   patientData: [
     {

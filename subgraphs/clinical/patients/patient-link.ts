@@ -12,7 +12,10 @@ export function patientField<T extends { patientId?: string | null }>(entity: Cl
   class PatientLink {
     private readonly service = new PatientService();
 
-    @FieldResolver(() => Patient, { nullable: true, description: 'The patient it belongs to; null when the caller may not read the patient' })
+    @FieldResolver(() => Patient, {
+      nullable: true,
+      description: 'The patient it belongs to; null when the caller may not read the patient',
+    })
     patient(@Root() row: T, @Ctx() ctx: SubgraphContext): Promise<Patient | null> | null {
       return row.patientId ? this.service.resolveReference(ctx, row.patientId) : null;
     }

@@ -25,7 +25,10 @@ export default defineModule({
       refillRequestedByUser: { id: 'refillRequestedBy', type: 'User' },
       cancelledByUser: { id: 'cancelledBy', type: 'User' },
     }),
-    PrescriptionResolver, EPrescriptionResolver, PatientPrescriptionsResolver],
+    PrescriptionResolver,
+    EPrescriptionResolver,
+    PatientPrescriptionsResolver,
+  ],
   topics: [PRESCRIPTION_CREATED],
   patientData: [
     {

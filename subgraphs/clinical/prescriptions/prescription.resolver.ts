@@ -13,7 +13,9 @@ import {
   EPrescriptionPage,
   PrescriptionListArgs,
   PrescriptionPage,
-  UpdatePrescriptionInput, PrescriptionConnection } from './prescription.types';
+  UpdatePrescriptionInput,
+  PrescriptionConnection,
+} from './prescription.types';
 
 const PRESCRIPTION_LIST = patientList('prescription', Prescription, { sortColumn: 'created_at' });
 

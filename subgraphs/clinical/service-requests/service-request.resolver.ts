@@ -10,16 +10,22 @@ import {
   CreateServiceRequestInput,
   ServiceRequestListArgs,
   ServiceRequestPage,
-  UpdateServiceRequestStatusArgs, ServiceRequestConnection } from './service-request.types';
+  UpdateServiceRequestStatusArgs,
+  ServiceRequestConnection,
+} from './service-request.types';
 
-const SERVICE_REQUEST_LIST = patientList('service_request', ServiceRequest, { sortColumn: 'created_at', where: "status <> 'entered_in_error'" });
+const SERVICE_REQUEST_LIST = patientList('service_request', ServiceRequest, {
+  sortColumn: 'created_at',
+  where: "status <> 'entered_in_error'",
+});
 
 /** `patient { serviceRequests }`: the newest service requests (not those entered in error), batched across patients. */
 @Resolver(() => Patient)
 export class PatientServiceRequestsResolver {
   @FieldResolver(() => ServiceRequestConnection, {
     nullable: true,
-    description: 'Service requests (lab, imaging, referral orders), newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Service requests (lab, imaging, referral orders), newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   serviceRequests(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, SERVICE_REQUEST_LIST, patient, args);

@@ -11,7 +11,9 @@ export default defineModule({
   resolvers: [
     patientField(Vital),
     referenceFields(Vital, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
-    VitalResolver, PatientVitalsResolver],
+    VitalResolver,
+    PatientVitalsResolver,
+  ],
   patientData: [
     {
       section: 'vitals',

@@ -14,7 +14,8 @@ const VITAL_LIST = patientList('vital', Vital, { sortColumn: 'recorded_at', wher
 export class PatientVitalsResolver {
   @FieldResolver(() => VitalConnection, {
     nullable: true,
-    description: 'Vital sign records, newest measurement first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Vital sign records, newest measurement first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   vitals(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, VITAL_LIST, patient, args);

@@ -106,7 +106,11 @@ export class ConversationService {
    * meanwhile (new ones come before the first page: read them with `before` the first cursor). Reading the newest
    * page (no cursor) marks the conversation read up to its newest message, as the first offset page does.
    */
-  async messageConnection(ctx: SubgraphContext, conversation: Conversation, args: ConnectionArgs): Promise<Connection<ConversationMessage>> {
+  async messageConnection(
+    ctx: SubgraphContext,
+    conversation: Conversation,
+    args: ConnectionArgs,
+  ): Promise<Connection<ConversationMessage>> {
     const connection = await keysetConnection(ctx, MESSAGES, conversation.id, args);
     const newest = connection.nodes[0];
     if (newest && windowOf(args).forward && !args.after) await this.markRead(ctx, conversation, ctx.viewer!.userId, newest.createdAt);
