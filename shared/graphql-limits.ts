@@ -18,7 +18,7 @@ import { DEFAULT_PAGE_SIZE } from './model';
  * Limits that protect the whole federated graph from abusive queries, enforced once at the gateway:
  * - size: tokens and nesting of the source, measured before it is parsed;
  * - depth: nesting of selections (introspection fields excluded), as a validation rule;
- * - cost: every field costs 1; a field taking `limit` multiplies what it selects by that limit.
+ * - cost: every field costs 1; a field taking `limit` (or `first`/`last`) multiplies what it selects by it.
  */
 
 /** Most tokens an operation may have: the largest checked-in one has about 1,000. Also the parser's `maxTokens`. */
@@ -106,8 +106,8 @@ export function depthRule(maxDepth: number): ValidationRule {
 }
 
 const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  if (!('limit' in args) && !('first' in args)) return undefined;
-  const size = Number(args.limit ?? args.first ?? DEFAULT_PAGE_SIZE);
+  if (!('limit' in args) && !('first' in args) && !('last' in args)) return undefined;
+  const size = Number(args.limit ?? args.first ?? args.last ?? DEFAULT_PAGE_SIZE);
   return 1 + childComplexity * (Number.isFinite(size) && size > 0 ? size : DEFAULT_PAGE_SIZE);
 };
 

@@ -1,4 +1,4 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { errors } from './errors';
 import { logger } from './logger';
 import { isUuid } from './model';
@@ -22,6 +22,47 @@ export const ref = (id: string | null | undefined): { id: string } | null => (id
 export class PatientRef {
   @Field(() => ID)
   id!: string;
+}
+
+@ObjectType('User')
+@Directive('@key(fields: "id", resolvable: false)')
+export class UserRef {
+  @Field(() => ID)
+  id!: string;
+}
+
+const REFERENCE_TYPES = { User: UserRef, Organization: OrganizationRef, Patient: PatientRef };
+
+/** An object field beside an id field: `{ prescriber: { id: 'prescriberId', type: 'User' } }`. */
+export type ReferenceFields<T> = Record<string, { id: keyof T & string; type: keyof typeof REFERENCE_TYPES; description?: string }>;
+
+/**
+ * A resolver giving `entity` an object field beside each of its id fields that name another subgraph's entity
+ * (`recordedBy` → `recordedByUser: User`): the reference `{ id }`, which the gateway fetches from the owner under
+ * the owner's rules. Nullable: no id, a record the caller may not see, or the owner down, and the field is null
+ * while the rest of the record answers. Written once here; a module lists `referenceFields(X, {...})` among its
+ * resolvers.
+ */
+export function referenceFields<T extends object>(entity: ClassType<T>, fields: ReferenceFields<T>): ClassType {
+  @Resolver(() => entity)
+  class References {}
+  for (const [name, link] of Object.entries(fields)) {
+    Object.defineProperty(References.prototype, name, {
+      value: (root: T) => ref(root[link.id] as string | null | undefined),
+      writable: true,
+      configurable: true,
+    });
+    Root()(References.prototype, name, 0);
+    const description =
+      link.description ?? `The ${link.type.toLowerCase()} \`${link.id}\` names; null when there is none or the caller may not see it`;
+    FieldResolver(() => REFERENCE_TYPES[link.type], { nullable: true, description })(
+      References.prototype,
+      name,
+      Object.getOwnPropertyDescriptor(References.prototype, name)!,
+    );
+  }
+  Object.defineProperty(References, 'name', { value: `${entity.name}References` });
+  return References;
 }
 
 const OWN_PATIENT = 'query OwnPatientProfile { myPatientProfile { id } }';

@@ -16,6 +16,7 @@ let app: TestApp;
 let c: Clinic;
 const callers = new Map<string, Api>();
 let clinicalFields: string[];
+let connectionFields: Set<string>;
 
 beforeAll(async () => {
   app = await startApp();
@@ -33,14 +34,15 @@ beforeAll(async () => {
   callers.set('patients:read key', {
     graphql: (q: string, v?: Record<string, unknown>) => app.api.as(undefined).graphql(q, v, { headers }),
   } as Api);
-  // The clinical lists on Patient: every list field whose items are clinical records (not the organization, not invoices).
+  // The clinical lists on Patient: every list or connection field whose items are clinical records (not invoices).
   const patient = app.platform.gateway.schema.getType('Patient');
   if (!isObjectType(patient)) throw new Error('no Patient type');
   const lists = Object.values(patient.getFields()).filter((f: GraphQLField<unknown, unknown>) => {
     const inner = isNonNullType(f.type) ? f.type.ofType : f.type;
-    return isListType(inner) && isObjectType(getNamedType(f.type));
+    return (isListType(inner) && isObjectType(getNamedType(f.type))) || getNamedType(f.type).name.endsWith('Connection');
   });
   clinicalFields = lists.map((f) => f.name).filter((name) => name !== 'invoices');
+  connectionFields = new Set(lists.filter((f) => getNamedType(f.type).name.endsWith('Connection')).map((f) => f.name));
 });
 afterAll(() => app.close());
 
@@ -58,7 +60,7 @@ it('finds the clinical lists on Patient, each nullable (a FORBIDDEN on one must 
 
 it.each([...ORG_ROLES, 'patients:read key'])('shows %s the clinical fields of a patient only with clinical:read', async (who) => {
   const api = callers.get(who)!;
-  const selection = clinicalFields.map((f) => `${f} { id }`).join(' ');
+  const selection = clinicalFields.map((f) => (connectionFields.has(f) ? `${f} { nodes { id } }` : `${f} { id }`)).join(' ');
   const queries: [string, string, (data: any) => any][] = [
     ['patient(id)', `query($id: ID!) { patient(id: $id) { id ${selection} } }`, (d) => d.patient],
     [
@@ -74,7 +76,8 @@ it.each([...ORG_ROLES, 'patients:read key'])('shows %s the clinical fields of a 
     expect({ via, who, patient: !!patient?.id }).toEqual({ via, who, patient: true });
     for (const field of clinicalFields) {
       if (mayRead(who)) {
-        expect({ via, who, field, value: Array.isArray(patient[field]) }).toEqual({ via, who, field, value: true });
+        const value = connectionFields.has(field) ? patient[field]?.nodes : patient[field];
+        expect({ via, who, field, value: Array.isArray(value) }).toEqual({ via, who, field, value: true });
       } else {
         expect({ via, who, field, value: patient[field] }).toEqual({ via, who, field, value: null });
         const error = (res.body.errors ?? []).find((e: any) => e.path?.[e.path.length - 1] === field);
@@ -107,20 +110,23 @@ it('refuses a receptionist the clinical notes of a booked patient, reached direc
   });
   await em.flush();
   const direct = await receptionist.graphql(
-    `query($id: ID!) { patient(id: $id) { firstName clinicalRecords { notes } vitals { heartRate } } }`,
+    `query($id: ID!) { patient(id: $id) { firstName clinicalRecords { nodes { notes } } vitals { nodes { heartRate } } } }`,
     { id: c.patientId },
   );
   expect(direct.body.data.patient).toEqual({ firstName: expect.any(String), clinicalRecords: null, vitals: null });
   const viaAppointment = await receptionist.graphql(
-    `query($id: ID!) { appointment(id: $id) { id patient { firstName clinicalRecords { notes } } } }`,
+    `query($id: ID!) { appointment(id: $id) { id patient { firstName clinicalRecords { nodes { notes } } } } }`,
     { id: appointment.id },
   );
   expect(viaAppointment.body.data.appointment.patient).toEqual({ firstName: expect.any(String), clinicalRecords: null });
   expect(viaAppointment.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN']);
   for (const res of [direct, viaAppointment]) expect(JSON.stringify(res.body)).not.toContain('Private note');
   // The doctor reads the note the same way.
-  const doctor = await c.doctor.api.graphql(`query($id: ID!) { appointment(id: $id) { patient { clinicalRecords { notes } } } }`, {
-    id: appointment.id,
-  });
-  expect(doctor.body.data.appointment.patient.clinicalRecords.map((r: any) => r.notes)).toContain('Private note');
+  const doctor = await c.doctor.api.graphql(
+    `query($id: ID!) { appointment(id: $id) { patient { clinicalRecords { nodes { notes } } } } }`,
+    {
+      id: appointment.id,
+    },
+  );
+  expect(doctor.body.data.appointment.patient.clinicalRecords.nodes.map((r: any) => r.notes)).toContain('Private note');
 });

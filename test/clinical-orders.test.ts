@@ -197,10 +197,10 @@ describe('service requests', () => {
     expect(ids(await c.doctor.api.get(`/api/service-requests?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?limit=100'))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/service-requests?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(limit: 100) { id } } }', {
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { serviceRequests(first: 100) { nodes { id } } } }', {
       id: c.patientId,
     });
-    expect(graph.body.data.patient.serviceRequests.map((r: { id: string }) => r.id)).not.toContain(id);
+    expect(graph.body.data.patient.serviceRequests.nodes.map((r: { id: string }) => r.id)).not.toContain(id);
     // Nor can a report or a study be made for it.
     const report = await c.doctor.api.post('/api/diagnostic-reports', { patient_id: c.patientId, code: '58410-2', service_request_id: id });
     expect(report.body.error.details[0].field).toBe('service_request_id');
@@ -563,10 +563,10 @@ describe('imaging studies', () => {
     expect((await c.doctor.api.patch(`/api/imaging-studies/${id}/status`, { status: 'available' })).status).toBe(404);
     expect(ids(await c.doctor.api.get(`/api/imaging-studies?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/imaging-studies?status=entered_in_error'))).toEqual([]);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(limit: 100) { id } } }', {
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { imagingStudies(first: 100) { nodes { id } } } }', {
       id: c.patientId,
     });
-    expect(graph.body.data.patient.imagingStudies.map((s: { id: string }) => s.id)).not.toContain(id);
+    expect(graph.body.data.patient.imagingStudies.nodes.map((s: { id: string }) => s.id)).not.toContain(id);
   });
 
   it("refuses other organizations' clinicians (404), unclinical members (403) and anonymous callers (401)", async () => {
@@ -596,20 +596,20 @@ describe('the patient graph, the journey and the export', () => {
     ).body.data.id;
     const studyId = (await c.doctor.api.post('/api/imaging-studies', { patient_id: patientId, modality: 'US' })).body.data.id;
     const res = await c.doctor.api.graphql(
-      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id serviceRequests { id patientId } diagnosticReports { id serviceRequestId } imagingStudies(limit: 5) { id modality } } } }',
+      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id serviceRequests { nodes { id patientId } } diagnosticReports { nodes { id serviceRequestId } } imagingStudies(first: 5) { nodes { id modality } } } } }',
       { org: c.orgId },
     );
     expect(res.body.errors).toBeUndefined();
     const byId = new Map(res.body.data.organizationPatients.items.map((p: { id: string }) => [p.id, p]));
     expect(byId.get(patientId)).toEqual({
       id: patientId,
-      serviceRequests: [{ id: requestId, patientId }],
-      diagnosticReports: [{ id: reportId, serviceRequestId: requestId }],
-      imagingStudies: [{ id: studyId, modality: 'US' }],
+      serviceRequests: { nodes: [{ id: requestId, patientId }] },
+      diagnosticReports: { nodes: [{ id: reportId, serviceRequestId: requestId }] },
+      imagingStudies: { nodes: [{ id: studyId, modality: 'US' }] },
     });
-    const first = byId.get(c.patientId) as { serviceRequests: unknown[]; imagingStudies: unknown[] };
-    expect(first.serviceRequests.length).toBeGreaterThan(0);
-    expect(first.imagingStudies.length).toBeLessThanOrEqual(5);
+    const first = byId.get(c.patientId) as { serviceRequests: { nodes: unknown[] }; imagingStudies: { nodes: unknown[] } };
+    expect(first.serviceRequests.nodes.length).toBeGreaterThan(0);
+    expect(first.imagingStudies.nodes.length).toBeLessThanOrEqual(5);
   });
 
   it('shows them on the care journey and in the data export', async () => {

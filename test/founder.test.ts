@@ -51,11 +51,11 @@ describe('a founding doctor', () => {
     );
     expect(res.body.errors).toBeUndefined();
     const chart = await founder.api.graphql(
-      `query($p: ID!) { patient(id: $p) { clinicalRecords { chiefComplaint } vitals { heartRate } } }`,
+      `query($p: ID!) { patient(id: $p) { clinicalRecords { nodes { chiefComplaint } } vitals { nodes { heartRate } } } }`,
       { p: patientId },
     );
     expect(chart.body.errors).toBeUndefined();
-    expect(chart.body.data.patient.clinicalRecords.map((r: { chiefComplaint: string }) => r.chiefComplaint)).toEqual(
+    expect(chart.body.data.patient.clinicalRecords.nodes.map((r: { chiefComplaint: string }) => r.chiefComplaint)).toEqual(
       expect.arrayContaining(['Fever', 'Cough']),
     );
   });

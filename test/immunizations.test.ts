@@ -410,11 +410,11 @@ describe('access', () => {
     });
     await c.doctor.api.post(`/api/patients/${id}/immunizations/administer`, { ...opv, administered_on: daysAgo(28) });
     const res = await c.doctor.api.graphql(
-      'query($id: ID!) { patient(id: $id) { immunizations(limit: 5) { vaccine doseNumber status administeredOn dueDate } } }',
+      'query($id: ID!) { patient(id: $id) { immunizations(first: 5) { nodes { vaccine doseNumber status administeredOn dueDate } } } }',
       { id },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.patient.immunizations).toEqual([
+    expect(res.body.data.patient.immunizations.nodes).toEqual([
       { vaccine: 'opv', doseNumber: 1, status: 'administered', administeredOn: daysAgo(28), dueDate: daysAgo(28) },
       { vaccine: 'bcg', doseNumber: 1, status: 'administered', administeredOn: daysAgo(69), dueDate: daysAgo(70) },
     ]);

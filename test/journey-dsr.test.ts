@@ -173,8 +173,8 @@ describe('the patient graph', () => {
       await c.doctor.api.post(`/api/patients/${p.id}/allergies`, { substance: 'Penicillin' });
     }
     const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) {
-      items { id clinicalRecords { id encounterType } vitals { id heartRate } labResults { id } prescriptions { id }
-        allergies { id } immunizations { id } invoices { id number } } } }`;
+      items { id clinicalRecords { nodes { id encounterType } } vitals { nodes { id heartRate } } labResults { nodes { id } }
+        prescriptions { nodes { id } } allergies { nodes { id } } immunizations { nodes { id } } invoices { id number } } } }`;
     let queries = 0;
     const restore: (() => void)[] = [];
     for (const name of ['clinical', 'revenue']) {

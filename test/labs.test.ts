@@ -394,13 +394,16 @@ describe('lab result review', () => {
   it('shows the newest results on the patient graph', async () => {
     const order = await newOrder();
     await ingest(oru({ order: order.id, obx: [PLATELETS_LL] }).text);
-    const res = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { labResults(limit: 1) { code critical labOrderId } } }', {
-      id: c.patientId,
-    });
+    const res = await c.doctor.api.graphql(
+      'query($id: ID!) { patient(id: $id) { labResults(first: 1) { nodes { code critical labOrderId } } } }',
+      {
+        id: c.patientId,
+      },
+    );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.patient.labResults).toEqual([{ code: '777-3', critical: true, labOrderId: order.id }]);
+    expect(res.body.data.patient.labResults.nodes).toEqual([{ code: '777-3', critical: true, labOrderId: order.id }]);
     const stranger = await outsider(app);
-    const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { labResults { id } } }', { id: c.patientId });
+    const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { labResults { nodes { id } } } }', { id: c.patientId });
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

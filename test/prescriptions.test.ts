@@ -99,11 +99,11 @@ describe('prescriptions', () => {
     ).toBe(true);
     expect(ids(await c.doctor.api.get(`/api/prescriptions?status=signed&limit=100`))).not.toContain(id);
 
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { prescriptions(limit: 100) { id status } } }', {
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { prescriptions(first: 100) { nodes { id status } } } }', {
       id: c.patientId,
     });
     expect(graph.body.errors).toBeUndefined();
-    expect(graph.body.data.patient.prescriptions).toContainEqual({ id, status: 'draft' });
+    expect(graph.body.data.patient.prescriptions.nodes).toContainEqual({ id, status: 'draft' });
   });
 
   it('edits a draft; a signed prescription cannot be edited and a cancelled one cannot be signed', async () => {

@@ -342,10 +342,10 @@ describe('patient treatments', () => {
     expect(list.body.meta).toEqual({ page: 1, limit: 20, total: 2 });
     expect(ids(await c.nurse.api.get(`/api/patients/${patientId}/treatments?status=completed`))).toEqual([older]);
     expect((await c.nurse.api.get(`/api/patients/${patientId}/treatments?status=paused`)).status).toBe(400);
-    const graph = await c.nurse.api.graphql('query($id: ID!) { patient(id: $id) { treatments { id protocol { name } } } }', {
+    const graph = await c.nurse.api.graphql('query($id: ID!) { patient(id: $id) { treatments { nodes { id protocol { name } } } } }', {
       id: patientId,
     });
-    expect(graph.body.data.patient.treatments.map((t: { id: string }) => t.id)).toEqual([newer, older]);
+    expect(graph.body.data.patient.treatments.nodes.map((t: { id: string }) => t.id)).toEqual([newer, older]);
     const journey = await c.nurse.api.get(`/api/patients/${patientId}/journey?limit=100`);
     expect(journey.body.data.map((e: { resource_id: string }) => e.resource_id)).toEqual(expect.arrayContaining([newer, older]));
   });

@@ -127,8 +127,10 @@ describe('vitals', () => {
     expect((await c.doctor.api.delete(`/api/vitals/${id}`)).status).toBe(404);
     expect(ids(await c.doctor.api.get(`/api/vitals?patient_id=${c.patientId}&limit=100`))).not.toContain(id);
     expect(ids(await c.doctor.api.get('/api/vitals?limit=100'))).not.toContain(id);
-    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { vitals(limit: 100) { id } } }', { id: c.patientId });
-    expect(graph.body.data.patient.vitals.map((v: { id: string }) => v.id)).not.toContain(id);
+    const graph = await c.doctor.api.graphql('query($id: ID!) { patient(id: $id) { vitals(first: 100) { nodes { id } } } }', {
+      id: c.patientId,
+    });
+    expect(graph.body.data.patient.vitals.nodes.map((v: { id: string }) => v.id)).not.toContain(id);
     const audit = await app.em('clinical').find(AuditEvent, { resourceType: 'vital', resourceId: id }, { orderBy: { createdAt: 'asc' } });
     expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['create', 'delete']));
   });
@@ -521,17 +523,18 @@ describe('the patient graph', () => {
     await c.nurse.api.post('/api/vitals', { patient_id: second, heart_rate: 110, temperature: 38.4 });
     await c.nurse.api.post(`/api/patients/${second}/allergies`, { substance: 'Aspirin' });
     const res = await c.doctor.api.graphql(
-      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id vitals(limit: 2) { heartRate patientId } allergies(limit: 5) { substance patientId } } } }',
+      'query($org: ID!) { organizationPatients(organizationId: $org, limit: 10) { items { id vitals(first: 2) { nodes { heartRate patientId } } allergies(first: 5) { nodes { substance patientId } } } } }',
       { org: c.orgId },
     );
     expect(res.body.errors).toBeUndefined();
     const byId = new Map(res.body.data.organizationPatients.items.map((p: { id: string }) => [p.id, p]));
-    const b = byId.get(second) as { vitals: { heartRate: number; patientId: string }[]; allergies: { substance: string }[] };
-    expect(b.vitals).toEqual([{ heartRate: 110, patientId: second }]);
-    expect(b.allergies.map((a) => a.substance)).toEqual(['Aspirin']);
-    const first = byId.get(c.patientId) as { vitals: { patientId: string }[]; allergies: unknown[] };
-    expect(first.vitals).toHaveLength(2);
-    expect(first.vitals.every((v) => v.patientId === c.patientId)).toBe(true);
-    expect(first.allergies.length).toBeGreaterThan(0);
+    type Nodes<T> = { nodes: T[] };
+    const b = byId.get(second) as { vitals: Nodes<{ heartRate: number; patientId: string }>; allergies: Nodes<{ substance: string }> };
+    expect(b.vitals.nodes).toEqual([{ heartRate: 110, patientId: second }]);
+    expect(b.allergies.nodes.map((a) => a.substance)).toEqual(['Aspirin']);
+    const first = byId.get(c.patientId) as { vitals: Nodes<{ patientId: string }>; allergies: Nodes<unknown> };
+    expect(first.vitals.nodes).toHaveLength(2);
+    expect(first.vitals.nodes.every((v) => v.patientId === c.patientId)).toBe(true);
+    expect(first.allergies.nodes.length).toBeGreaterThan(0);
   });
 });

@@ -1,21 +1,24 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Allergy } from './allergy.entity';
 import { AllergyService } from './allergy.service';
-import { AllergyListArgs, AllergyPage, RecordAllergyInput, UpdateAllergyInput } from './allergy.types';
+import { AllergyListArgs, AllergyPage, RecordAllergyInput, UpdateAllergyInput, AllergyConnection } from './allergy.types';
+
+const ALLERGY_LIST = patientList('allergy', Allergy, { sortColumn: 'created_at' });
 
 /** `patient { allergies }`: the newest allergies (every status), batched across patients. */
 @Resolver(() => Patient)
 export class PatientAllergiesResolver {
-  @FieldResolver(() => [Allergy], {
+  @FieldResolver(() => AllergyConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Allergies of every status, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  allergies(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, Allergy, patient, { limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE), resourceType: 'allergy' });
+  allergies(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, ALLERGY_LIST, patient, args);
   }
 }
 

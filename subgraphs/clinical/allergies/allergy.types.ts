@@ -1,4 +1,5 @@
 import { ArgsType, Field, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
 import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_TYPES, Allergy, AllergyStatus } from './allergy.entity';
@@ -88,3 +89,6 @@ export class AllergyListArgs extends PageArgs {
 
 @ObjectType()
 export class AllergyPage extends PageOf(Allergy) {}
+
+@ObjectType({ description: 'Allergy records of a patient, by cursor' })
+export class AllergyConnection extends ConnectionOf(Allergy, 'Allergy') {}

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { Allergy } from './allergy.entity';
 import { AllergyResolver, PatientAllergiesResolver } from './allergy.resolver';
 
@@ -6,7 +8,12 @@ export default defineModule({
   name: 'allergies',
   description: "A patient's allergies and intolerances with severity and criticality",
   entities: [Allergy],
-  resolvers: [AllergyResolver, PatientAllergiesResolver],
+  resolvers: [
+    patientField(Allergy),
+    referenceFields(Allergy, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    AllergyResolver,
+    PatientAllergiesResolver,
+  ],
   patientData: [
     {
       section: 'allergies',

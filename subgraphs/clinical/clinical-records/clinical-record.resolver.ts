@@ -1,25 +1,30 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE, PageArgs } from '../../../shared/model';
-import { recentForPatient } from '../access/patient-graph';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../../shared/model';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import { ClinicalRecordService } from './clinical-record.service';
-import { AuditEventPage, ClinicalRecordPage, CreateClinicalRecordInput, UpdateClinicalRecordInput } from './clinical-record.types';
+import {
+  AuditEventPage,
+  ClinicalRecordPage,
+  CreateClinicalRecordInput,
+  UpdateClinicalRecordInput,
+  ClinicalRecordConnection,
+} from './clinical-record.types';
+
+const CLINICAL_RECORD_LIST = patientList('clinical_record', ClinicalRecord, { sortColumn: 'created_at', where: 'deleted_at is null' });
 
 /** `patient { clinicalRecords }`: the newest records, batched across patients. */
 @Resolver(() => Patient)
 export class PatientClinicalRecordsResolver {
-  @FieldResolver(() => [ClinicalRecord], {
+  @FieldResolver(() => ClinicalRecordConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description: 'Clinical records, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  clinicalRecords(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, ClinicalRecord, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'clinical_record',
-      where: 'deleted_at is null',
-    });
+  clinicalRecords(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, CLINICAL_RECORD_LIST, patient, args);
   }
 }
 

@@ -104,8 +104,19 @@ export class ClinicalRecordService {
     });
   }
 
-  versions(ctx: SubgraphContext, record: ClinicalRecord): Promise<ClinicalRecordVersion[]> {
-    return ctx.em.find(ClinicalRecordVersion, { recordId: record.id }, { orderBy: { version: 'asc' } });
+  /** A record's versions, oldest first; batched: one query for every record of a response. */
+  async versions(ctx: SubgraphContext, record: ClinicalRecord): Promise<ClinicalRecordVersion[]> {
+    const found = await ctx
+      .loader<string, ClinicalRecordVersion[]>('clinical-record-versions', async (ids) => {
+        const rows = await ctx.em.find(
+          ClinicalRecordVersion,
+          { recordId: { $in: [...ids] } },
+          { orderBy: { recordId: 'asc', version: 'asc' } },
+        );
+        return ids.map((id) => rows.filter((v) => v.recordId === id));
+      })
+      .load(record.id);
+    return found ?? [];
   }
 
   /** A version, an audit entry and the clinical-record-updated event, all with the change's transaction. */

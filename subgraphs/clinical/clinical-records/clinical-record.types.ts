@@ -1,4 +1,5 @@
 import { Min } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
@@ -50,3 +51,6 @@ export class AuditEventPage extends PageOf(AuditEvent) {}
 
 @ArgsType()
 export class AuditTrailArgs extends PageArgs {}
+
+@ObjectType({ description: 'ClinicalRecord records of a patient, by cursor' })
+export class ClinicalRecordConnection extends ConnectionOf(ClinicalRecord, 'ClinicalRecord') {}

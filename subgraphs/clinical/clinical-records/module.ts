@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import { CLINICAL_RECORD_UPDATED } from './clinical-record.events';
 import { ClinicalRecordResolver, PatientClinicalRecordsResolver } from './clinical-record.resolver';
@@ -7,7 +9,13 @@ export default defineModule({
   name: 'clinical-records',
   description: 'Clinical records (encounters) with a version on every change, soft delete and an audit trail',
   entities: [ClinicalRecord, ClinicalRecordVersion],
-  resolvers: [ClinicalRecordResolver, PatientClinicalRecordsResolver],
+  resolvers: [
+    patientField(ClinicalRecord),
+    referenceFields(ClinicalRecord, { author: { id: 'authorId', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    referenceFields(ClinicalRecordVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
+    ClinicalRecordResolver,
+    PatientClinicalRecordsResolver,
+  ],
   topics: [CLINICAL_RECORD_UPDATED],
   patientData: [
     {

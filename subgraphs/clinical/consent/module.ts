@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { Consent } from './consent.entity';
 import { ConsentResolver } from './consent.resolver';
 
@@ -6,6 +8,18 @@ export default defineModule({
   name: 'consent',
   description: "Consent to read a patient's records: grant, request, approve, revoke; enforced on every clinical read",
   entities: [Consent],
-  resolvers: [ConsentResolver],
+  resolvers: [
+    patientField(Consent),
+    referenceFields(Consent, {
+      granteeUser: { id: 'granteeUserId', type: 'User', description: 'The person the consent is granted to, when it names a person' },
+      granteeOrganization: {
+        id: 'granteeOrganizationId',
+        type: 'Organization',
+        description: 'The organization the consent is granted to, when it names one',
+      },
+      requestedByUser: { id: 'requestedBy', type: 'User' },
+    }),
+    ConsentResolver,
+  ],
   patientData: [{ section: 'consents', entity: Consent }],
 });

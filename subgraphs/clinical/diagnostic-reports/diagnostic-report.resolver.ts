@@ -1,7 +1,7 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { DiagnosticReport } from './diagnostic-report.entity';
 import { DiagnosticReportService } from './diagnostic-report.service';
@@ -10,20 +10,21 @@ import {
   DiagnosticReportListArgs,
   DiagnosticReportPage,
   UpdateDiagnosticReportInput,
+  DiagnosticReportConnection,
 } from './diagnostic-report.types';
+
+const DIAGNOSTIC_REPORT_LIST = patientList('diagnostic_report', DiagnosticReport, { sortColumn: 'created_at' });
 
 /** `patient { diagnosticReports }`: the newest diagnostic reports, batched across patients. */
 @Resolver(() => Patient)
 export class PatientDiagnosticReportsResolver {
-  @FieldResolver(() => [DiagnosticReport], {
+  @FieldResolver(() => DiagnosticReportConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Diagnostic reports, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  diagnosticReports(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, DiagnosticReport, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'diagnostic_report',
-    });
+  diagnosticReports(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, DIAGNOSTIC_REPORT_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
 import { IsCodeSystem } from '../service-requests/service-request.types';
@@ -99,3 +100,6 @@ export class DiagnosticReportListArgs extends PageArgs {
 
 @ObjectType()
 export class DiagnosticReportPage extends PageOf(DiagnosticReport) {}
+
+@ObjectType({ description: 'DiagnosticReport records of a patient, by cursor' })
+export class DiagnosticReportConnection extends ConnectionOf(DiagnosticReport, 'DiagnosticReport') {}

@@ -1,25 +1,30 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { ImagingStudy } from './imaging-study.entity';
 import { ImagingStudyService } from './imaging-study.service';
-import { CreateImagingStudyInput, ImagingStudyListArgs, ImagingStudyPage, UpdateImagingStudyStatusArgs } from './imaging-study.types';
+import {
+  CreateImagingStudyInput,
+  ImagingStudyListArgs,
+  ImagingStudyPage,
+  UpdateImagingStudyStatusArgs,
+  ImagingStudyConnection,
+} from './imaging-study.types';
+
+const IMAGING_STUDY_LIST = patientList('imaging_study', ImagingStudy, { sortColumn: 'created_at', where: "status <> 'entered_in_error'" });
 
 /** `patient { imagingStudies }`: the newest imaging studies (not those entered in error), batched across patients. */
 @Resolver(() => Patient)
 export class PatientImagingStudiesResolver {
-  @FieldResolver(() => [ImagingStudy], {
+  @FieldResolver(() => ImagingStudyConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Imaging studies, newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  imagingStudies(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, ImagingStudy, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'imaging_study',
-      where: "status <> 'entered_in_error'",
-    });
+  imagingStudies(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, IMAGING_STUDY_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Matches, MaxLength, Min } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
@@ -77,3 +78,6 @@ export class UpdateImagingStudyStatusArgs {
 
 @ObjectType()
 export class ImagingStudyPage extends PageOf(ImagingStudy) {}
+
+@ObjectType({ description: 'ImagingStudy records of a patient, by cursor' })
+export class ImagingStudyConnection extends ConnectionOf(ImagingStudy, 'ImagingStudy') {}

@@ -1,7 +1,8 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE, PageArgs } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Immunization, ImmunizationAdverseEvent, ImmunizationStatus } from './immunization.entity';
 import { doseStatus, ImmunizationService } from './immunization.service';
@@ -11,23 +12,26 @@ import {
   ImmunizationAdverseEventInput,
   ImmunizationPage,
   ImmunizationSchedule,
+  ImmunizationConnection,
 } from './immunization.types';
 import { VACCINES } from './vaccine-schedule';
+
+const IMMUNIZATION_LIST = patientList('immunization', Immunization, {
+  sortColumn: "coalesce(administered_on, (created_at at time zone 'UTC')::date)",
+  sortType: 'date',
+  where: "state = 'administered'",
+});
 
 /** `patient { immunizations }`: the doses given, newest first, batched across patients. */
 @Resolver(() => Patient)
 export class PatientImmunizationsResolver {
-  @FieldResolver(() => [Immunization], {
+  @FieldResolver(() => ImmunizationConnection, {
     nullable: true,
-    description: 'Clinical data (null with FORBIDDEN without clinical:read): Vaccine doses given, newest first',
+    description:
+      'Vaccine doses given, latest administration date first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  immunizations(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, Immunization, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'immunization',
-      orderBy: 'administered_on desc, created_at desc, id',
-      where: "state = 'administered'",
-    });
+  immunizations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, IMMUNIZATION_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, Min } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
@@ -115,3 +116,6 @@ export class ImmunizationSchedule {
 
 @ObjectType()
 export class ImmunizationPage extends PageOf(Immunization) {}
+
+@ObjectType({ description: 'Immunization records of a patient, by cursor' })
+export class ImmunizationConnection extends ConnectionOf(Immunization, 'Immunization') {}

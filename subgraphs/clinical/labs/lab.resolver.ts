@@ -1,7 +1,8 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { byIds } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { labTest } from './lab-data';
 import { LabOrder, LabResult } from './lab.entity';
@@ -19,17 +20,20 @@ import {
   LabResultPage,
   ReviewLabResultArgs,
   UpdateLabOrderInput,
+  LabResultConnection,
 } from './lab.types';
+
+const LAB_RESULT_LIST = patientList('lab_result', LabResult, { sortColumn: 'created_at' });
 
 /** `patient { labResults }`: the newest results, batched across patients. */
 @Resolver(() => Patient)
 export class PatientLabResultsResolver {
-  @FieldResolver(() => [LabResult], {
+  @FieldResolver(() => LabResultConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description: 'Lab results, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  labResults(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, LabResult, patient, { limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE), resourceType: 'lab_result' });
+  labResults(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, LAB_RESULT_LIST, patient, args);
   }
 }
 
@@ -101,6 +105,11 @@ export class LabResultResolver {
   @Mutation(() => LabIngestAck, { description: 'Take an HL7v2 ORU^R01 result message from a laboratory; answers the HL7 ACK' })
   ingestLabMessage(@Args() args: IngestLabMessageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.ingest(ctx, args);
+  }
+
+  @FieldResolver(() => LabOrder, { nullable: true, description: 'The order this result answers (batched)' })
+  labOrder(@Root() result: LabResult, @Ctx() ctx: SubgraphContext): Promise<LabOrder | null> {
+    return ctx.loader<string, LabOrder>('lab-orders', byIds(ctx.em, LabOrder)).load(result.labOrderId);
   }
 
   @Query(() => LabResultPage, {

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { LAB_TEST_KEYS } from './lab-data';
@@ -141,3 +142,6 @@ export class LabOrderPage extends PageOf(LabOrder) {}
 
 @ObjectType()
 export class LabResultPage extends PageOf(LabResult) {}
+
+@ObjectType({ description: 'LabResult records of a patient, by cursor' })
+export class LabResultConnection extends ConnectionOf(LabResult, 'LabResult') {}

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { labTest } from './lab-data';
 import { LabMessage, LabOrder, LabResult } from './lab.entity';
 import { LAB_RESULT_RECEIVED } from './lab.events';
@@ -8,7 +10,19 @@ export default defineModule({
   name: 'labs',
   description: 'Lab orders, HL7v2 ORU^R01 ingest with ACKs, results with flags and panic values, result review',
   entities: [LabOrder, LabResult, LabMessage],
-  resolvers: [LabOrderResolver, LabResultResolver, PatientLabResultsResolver],
+  resolvers: [
+    patientField(LabOrder),
+    patientField(LabResult),
+    referenceFields(LabOrder, {
+      orderedByUser: { id: 'orderedBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
+    referenceFields(LabResult, { reviewedByUser: { id: 'reviewedBy', type: 'User' } }),
+    LabOrderResolver,
+    LabResultResolver,
+    PatientLabResultsResolver,
+  ],
   topics: [LAB_RESULT_RECEIVED],
   patientData: [
     {

@@ -1,7 +1,7 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { EPrescription, Prescription } from './prescription.entity';
 import { EPrescriptionService, PrescriptionService } from './prescription.service';
@@ -14,20 +14,20 @@ import {
   PrescriptionListArgs,
   PrescriptionPage,
   UpdatePrescriptionInput,
+  PrescriptionConnection,
 } from './prescription.types';
+
+const PRESCRIPTION_LIST = patientList('prescription', Prescription, { sortColumn: 'created_at' });
 
 /** `patient { prescriptions }`: the newest prescriptions, batched across patients. */
 @Resolver(() => Patient)
 export class PatientPrescriptionsResolver {
-  @FieldResolver(() => [Prescription], {
+  @FieldResolver(() => PrescriptionConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description: 'Prescriptions, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  prescriptions(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, Prescription, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'prescription',
-    });
+  prescriptions(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, PRESCRIPTION_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Max, Min } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
@@ -103,3 +104,6 @@ export class PrescriptionPage extends PageOf(Prescription) {}
 
 @ObjectType()
 export class EPrescriptionPage extends PageOf(EPrescription) {}
+
+@ObjectType({ description: 'Prescription records of a patient, by cursor' })
+export class PrescriptionConnection extends ConnectionOf(Prescription, 'Prescription') {}

@@ -1,8 +1,8 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { ServiceRequest } from './service-request.entity';
 import { ServiceRequestService } from './service-request.service';
@@ -11,21 +11,24 @@ import {
   ServiceRequestListArgs,
   ServiceRequestPage,
   UpdateServiceRequestStatusArgs,
+  ServiceRequestConnection,
 } from './service-request.types';
+
+const SERVICE_REQUEST_LIST = patientList('service_request', ServiceRequest, {
+  sortColumn: 'created_at',
+  where: "status <> 'entered_in_error'",
+});
 
 /** `patient { serviceRequests }`: the newest service requests (not those entered in error), batched across patients. */
 @Resolver(() => Patient)
 export class PatientServiceRequestsResolver {
-  @FieldResolver(() => [ServiceRequest], {
+  @FieldResolver(() => ServiceRequestConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Service requests (lab, imaging, referral orders), newest first (not those entered in error), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  serviceRequests(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, ServiceRequest, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'service_request',
-      where: "status <> 'entered_in_error'",
-    });
+  serviceRequests(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, SERVICE_REQUEST_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Matches } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
@@ -81,3 +82,6 @@ export class UpdateServiceRequestStatusArgs {
 
 @ObjectType()
 export class ServiceRequestPage extends PageOf(ServiceRequest) {}
+
+@ObjectType({ description: 'ServiceRequest records of a patient, by cursor' })
+export class ServiceRequestConnection extends ConnectionOf(ServiceRequest, 'ServiceRequest') {}

@@ -1,16 +1,17 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import { LocalDate } from '../../../shared/scalars';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { loadPatient } from '../access/patient-access';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { PatientTreatment, PatientTreatmentStatus, TreatmentProtocol, TreatmentProtocolVersion, TreatmentStep } from './treatment.entity';
 import { PatientTreatmentService, plannedEndDate, TreatmentProtocolService } from './treatment.service';
 import {
   AssignTreatmentInput,
   CreateTreatmentProtocolInput,
+  PatientTreatmentConnection,
   PatientTreatmentListArgs,
   PatientTreatmentPage,
   ProtocolListArgs,
@@ -173,22 +174,16 @@ export class PatientTreatmentResolver {
   }
 }
 
-/** `patient { treatments }`: the latest treatments, batched across patients. */
+const PATIENT_TREATMENT_LIST = patientList('patient_treatment', PatientTreatment, { sortColumn: 'start_date', sortType: 'date' });
+
+/** `patient { treatments }`: the latest treatments by cursor, batched across patients. */
 @Resolver(() => Patient)
 export class PatientTreatmentsResolver {
-  @FieldResolver(() => [PatientTreatment], {
+  @FieldResolver(() => PatientTreatmentConnection, {
     nullable: true,
-    description: 'Treatments, latest start first. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description: 'Treatments, latest start first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  treatments(
-    @Root() patient: Patient,
-    @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_PAGE_SIZE}` }) limit: number,
-    @Ctx() ctx: SubgraphContext,
-  ) {
-    return recentForPatient(ctx, PatientTreatment, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'patient_treatment',
-      orderBy: 'start_date desc, created_at desc, id',
-    });
+  treatments(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, PATIENT_TREATMENT_LIST, patient, args);
   }
 }

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, Max, Min, ValidateNested } from 'class-validator';
+import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
@@ -180,3 +181,6 @@ export class PatientTreatmentListArgs extends PageArgs {
 
 @ObjectType({ description: "A page of a patient's treatments, latest start first" })
 export class PatientTreatmentPage extends PageOf(PatientTreatment) {}
+
+@ObjectType({ description: 'PatientTreatment records of a patient, by cursor' })
+export class PatientTreatmentConnection extends ConnectionOf(PatientTreatment, 'PatientTreatment') {}

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { Vital, VitalStatus } from './vital.entity';
 import { PatientVitalsResolver, VitalResolver } from './vital.resolver';
 
@@ -6,7 +8,12 @@ export default defineModule({
   name: 'vitals',
   description: 'Vital signs with physiologically plausible ranges; corrections amend, deletions are entered in error',
   entities: [Vital],
-  resolvers: [VitalResolver, PatientVitalsResolver],
+  resolvers: [
+    patientField(Vital),
+    referenceFields(Vital, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    VitalResolver,
+    PatientVitalsResolver,
+  ],
   patientData: [
     {
       section: 'vitals',

@@ -1,26 +1,24 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../../shared/model';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { recentForPatient } from '../access/patient-graph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Vital } from './vital.entity';
 import { VitalService } from './vital.service';
-import { RecordVitalInput, UpdateVitalInput, VitalListArgs, VitalPage } from './vital.types';
+import { RecordVitalInput, UpdateVitalInput, VitalListArgs, VitalPage, VitalConnection } from './vital.types';
+
+const VITAL_LIST = patientList('vital', Vital, { sortColumn: 'recorded_at', where: "status <> 'entered_in_error'" });
 
 /** `patient { vitals }`: the newest vital sign records, batched across patients. */
 @Resolver(() => Patient)
 export class PatientVitalsResolver {
-  @FieldResolver(() => [Vital], {
+  @FieldResolver(() => VitalConnection, {
     nullable: true,
-    description: 'Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Vital sign records, newest measurement first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
-  vitals(@Root() patient: Patient, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: SubgraphContext) {
-    return recentForPatient(ctx, Vital, patient, {
-      limit: Math.min(Math.max(limit, 1), MAX_PAGE_SIZE),
-      resourceType: 'vital',
-      orderBy: 'recorded_at desc, id',
-      where: "status <> 'entered_in_error'",
-    });
+  vitals(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, VITAL_LIST, patient, args);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
 import { VITAL_SIGNS, Vital, type VitalSign } from './vital.entity';
@@ -106,3 +107,6 @@ export class VitalListArgs extends PageArgs {
 
 @ObjectType()
 export class VitalPage extends PageOf(Vital) {}
+
+@ObjectType({ description: 'Vital records of a patient, by cursor' })
+export class VitalConnection extends ConnectionOf(Vital, 'Vital') {}

@@ -1,10 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import { PatientRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Conversation, ConversationMessage } from './conversation.entity';
 import { ConversationService } from './conversation.service';
 import {
   ConversationListArgs,
+  ConversationMessageConnection,
   ConversationMessagePage,
   ConversationPage,
   CreateConversationInput,
@@ -71,6 +73,13 @@ export class ConversationResolver {
   @FieldResolver(() => Int, { description: 'Messages of others the caller has not read yet' })
   unreadCount(@Root() conversation: Conversation, @Ctx() ctx: SubgraphContext) {
     return this.service.unreadCount(ctx, conversation);
+  }
+
+  @FieldResolver(() => ConversationMessageConnection, {
+    description: 'Messages newest first, by cursor (`first`/`after` goes back in time); reading the newest page marks them read',
+  })
+  messages(@Root() conversation: Conversation, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.messageConnection(ctx, conversation, args);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'Resolved by the clinical subgraph for callers who may see the patient' })

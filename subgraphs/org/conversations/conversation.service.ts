@@ -1,4 +1,5 @@
 import { clock } from '../../../shared/clock';
+import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList } from '../../../shared/connection';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { requireUser } from '../../../shared/permissions';
@@ -10,6 +11,14 @@ import { Conversation, ConversationMessage, ConversationParticipant } from './co
 import type { ConversationListArgs, CreateConversationInput, MessageListArgs, SendMessageInput } from './conversation.types';
 
 const WHAT = 'Conversation';
+
+/** A conversation's messages, newest first (`created_at`, then id), read by keyset. */
+const MESSAGES: KeysetList<ConversationMessage> = {
+  name: 'conversation-messages',
+  entity: ConversationMessage,
+  parentColumn: 'conversation_id',
+  sortColumn: 'created_at',
+};
 
 /**
  * Conversations are between people of one organization: API keys are refused (403), and anyone who is not a member
@@ -90,6 +99,22 @@ export class ConversationService {
     const page = await paginate(ctx.em, ConversationMessage, { conversation }, args, { createdAt: 'desc', id: 'desc' });
     if (args.page === 1 && page.items.length) await this.markRead(ctx, conversation, ctx.viewer!.userId, page.items[0].createdAt);
     return page;
+  }
+
+  /**
+   * Messages by cursor, newest first: paging on with `after` never repeats or skips a message, whatever arrives
+   * meanwhile (new ones come before the first page: read them with `before` the first cursor). Reading the newest
+   * page (no cursor) marks the conversation read up to its newest message, as the first offset page does.
+   */
+  async messageConnection(
+    ctx: SubgraphContext,
+    conversation: Conversation,
+    args: ConnectionArgs,
+  ): Promise<Connection<ConversationMessage>> {
+    const connection = await keysetConnection(ctx, MESSAGES, conversation.id, args);
+    const newest = connection.nodes[0];
+    if (newest && windowOf(args).forward && !args.after) await this.markRead(ctx, conversation, ctx.viewer!.userId, newest.createdAt);
+    return connection;
   }
 
   async send(ctx: SubgraphContext, organizationId: string, id: string, input: SendMessageInput): Promise<ConversationMessage> {

@@ -1,5 +1,6 @@
 import { ArrayMaxSize } from 'class-validator';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 import { Conversation, ConversationMessage, MAX_MESSAGE_LENGTH } from './conversation.entity';
@@ -50,3 +51,6 @@ export class ConversationPage extends PageOf(Conversation) {}
 
 @ObjectType()
 export class ConversationMessagePage extends PageOf(ConversationMessage) {}
+
+@ObjectType({ description: 'Messages of a conversation, newest first, paged by cursor' })
+export class ConversationMessageConnection extends ConnectionOf(ConversationMessage, 'ConversationMessage') {}

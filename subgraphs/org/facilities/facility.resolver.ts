@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PatientRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { Organization } from '../organizations/organization.entity';
 import { AdmissionService } from './admission.service';
 import { Admission, AdmissionTransfer, Room } from './facility.entity';
 import {
@@ -156,5 +157,16 @@ export class AdmissionResolver {
   @FieldResolver(() => [AdmissionTransfer], { description: 'Moves between rooms, oldest first' })
   transfers(@Root() admission: Admission, @Ctx() ctx: SubgraphContext) {
     return this.service.transfers(ctx, admission);
+  }
+}
+
+/** `organization { rooms }`: the rule of `organizationRooms` (every member), one organization per call. */
+@Resolver(() => Organization)
+export class OrganizationRoomsResolver {
+  private readonly service = new RoomService();
+
+  @FieldResolver(() => RoomPage, { nullable: true, description: "The organization's rooms, by name (every member); as organizationRooms" })
+  rooms(@Root() org: Organization, @Args() args: RoomListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, org.id, args);
   }
 }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { byIds } from '../../../shared/model';
+import { byIds, PageArgs } from '../../../shared/model';
+import { Organization } from '../organizations/organization.entity';
 import { PatientRef, ref } from '../../../shared/refs';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -160,5 +161,19 @@ export class AppointmentRequestResolver {
   @FieldResolver(() => Appointment, { nullable: true, description: 'The appointment booked on approval' })
   appointment(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
     return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
+  }
+}
+
+/** `organization { appointments }`: the rule of `appointments(organizationId)`, one organization per call. */
+@Resolver(() => Organization)
+export class OrganizationAppointmentsResolver {
+  private readonly service = new AppointmentService();
+
+  @FieldResolver(() => AppointmentPage, {
+    nullable: true,
+    description: "The organization's appointments the caller may see, by start time; as appointments(organizationId)",
+  })
+  appointments(@Root() org: Organization, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.list(ctx, Object.assign(new AppointmentListArgs(), args, { organizationId: org.id }));
   }
 }

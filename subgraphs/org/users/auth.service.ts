@@ -20,7 +20,7 @@ import { hashPassword, verifyPassword } from './passwords';
 import { Session } from './session.entity';
 import { revokeSessions } from './sessions';
 import { UserIdentity } from './user-token.entity';
-import { User, UserStatus } from './user.entity';
+import { signedInAs, User, UserStatus } from './user.entity';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -236,6 +236,7 @@ export async function issueTokens(user: User, session: Session): Promise<AuthPay
       Math.max(1, Math.floor((session.expiresAt.getTime() - clock.nowMs()) / 1000)),
     ),
   ]);
+  signedInAs.add(user);
   return { user, token, refreshToken, tokenType: 'Bearer', expiresIn: cfg.ACCESS_TOKEN_TTL_SECONDS, mfaRequired: false };
 }
 

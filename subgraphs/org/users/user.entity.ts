@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, Property, type Opt } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
 
 export enum UserStatus {
@@ -11,7 +11,12 @@ registerEnumType(UserStatus, { name: 'UserStatus', description: 'Whether an acco
 /** Roles a person may pick when registering. Platform roles are never self-assigned. */
 export const REGISTRATION_ROLES = ['PATIENT', 'DOCTOR', 'NURSE', 'PHARMACIST', 'LAB_TECHNICIAN', 'STAFF'] as const;
 
+/**
+ * A person's account. An entity of the graph (`user(id)`, and `prescriber`, `recordedBy` ... in other subgraphs); the
+ * account's own settings are shown to the user and platform administrators only (users/user.resolver.ts).
+ */
 @ObjectType('User', { description: 'A user account: who signs in, with the profile others may see under the privacy rules' })
+@Directive('@key(fields: "id")')
 @Entity({ tableName: 'users' })
 export class User extends BaseRecord {
   @Field(() => String)
@@ -29,15 +34,12 @@ export class User extends BaseRecord {
   @Property({ type: 'text' })
   lastName!: string;
 
-  @Field({ description: 'Role chosen at registration: PATIENT, DOCTOR, NURSE, PHARMACIST, LAB_TECHNICIAN, STAFF' })
   @Property({ type: 'text' })
   registrationRole!: string;
 
-  @Field(() => [String], { description: 'Platform roles such as SUPER:ADMIN and APP:ADMIN' })
   @Property({ type: 'text[]', default: '{}' })
   roles: Opt<string[]> = [];
 
-  @Field(() => UserStatus)
   @Enum({ items: () => UserStatus, default: UserStatus.active })
   @Index()
   status: Opt<UserStatus> = UserStatus.active;
@@ -48,15 +50,12 @@ export class User extends BaseRecord {
   @Property({ type: 'timestamptz', nullable: true })
   lastLoginAt?: Date | null;
 
-  @Field({ description: 'Code others give at registration to say this user referred them' })
   @Property({ type: 'text', unique: true })
   referralCode!: string;
 
-  @Field(() => String, { nullable: true, description: 'The user whose referral code was given at registration' })
   @Property({ type: 'uuid', nullable: true })
   referredBy?: string | null;
 
-  @Field(() => Boolean)
   @Property({ type: 'boolean', default: false })
   mfaEnabled: Opt<boolean> = false;
 
@@ -72,3 +71,9 @@ export class User extends BaseRecord {
   @Property({ type: 'bigint', nullable: true, hidden: true })
   mfaLastStep?: string | null;
 }
+
+/**
+ * Users handed to their own owner where the request has no viewer yet (the answer of a sign-in or registration):
+ * their account settings are shown as to the user themself.
+ */
+export const signedInAs = new WeakSet<User>();

@@ -69,3 +69,17 @@ export class InvoiceResolver {
     return ref(invoice.patientId);
   }
 }
+
+/** `organization { invoices }`: the rule of `organizationInvoices` (invoices:read there), one organization per call. */
+@Resolver(() => RevenueOrganization)
+export class OrganizationInvoicesResolver {
+  private readonly service = new InvoiceService();
+
+  @FieldResolver(() => InvoicePage, {
+    nullable: true,
+    description: "The organization's invoices, newest first (invoices:read); as organizationInvoices",
+  })
+  invoices(@Root() org: RevenueOrganization, @Args() args: InvoiceListArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.listForOrganization(ctx, org.id, args);
+  }
+}

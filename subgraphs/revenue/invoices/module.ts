@@ -1,7 +1,7 @@
 import { defineModule } from '../../../shared/module';
 import { Invoice } from './invoice.entity';
 import { INVOICE_CREATED, INVOICE_PAID } from './invoice.events';
-import { InvoiceResolver } from './invoice.resolver';
+import { InvoiceResolver, OrganizationInvoicesResolver } from './invoice.resolver';
 import { PatientInvoicesResolver } from './patient-invoices.resolver';
 
 export default defineModule({
@@ -9,7 +9,7 @@ export default defineModule({
   description:
     "An organization's invoices (also the revenue cycle's): lines with discounts and tax in exact decimal amounts, totals that are the sum of their lines, paid in part or in full by payments",
   entities: [Invoice],
-  resolvers: [InvoiceResolver, PatientInvoicesResolver],
+  resolvers: [InvoiceResolver, PatientInvoicesResolver, OrganizationInvoicesResolver],
   references: { Patient: PatientInvoicesResolver.resolveReference },
   topics: [INVOICE_CREATED, INVOICE_PAID],
 });

@@ -1,0 +1,346 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
+import { clinic, outsider, type Clinic } from './support/clinic';
+import { addMember } from './support/org';
+import { Room, RoomType } from '../subgraphs/org/facilities/facility.entity';
+
+let app: TestApp;
+let c: Clinic;
+let stranger: SignedUp & { orgId: string };
+let receptionist: SignedUp;
+
+beforeAll(async () => {
+  app = await startApp();
+  c = await clinic(app);
+  stranger = await outsider(app);
+  receptionist = await signUp(app.api, { registration_role: 'STAFF' });
+  await addMember(app, c.orgId, receptionist.user.id, 'ORG:RECEPTIONIST');
+});
+afterAll(() => app.close());
+
+const codes = (res: { body: { errors?: { extensions?: { code?: string } }[] } }) => (res.body.errors ?? []).map((e) => e.extensions?.code);
+const fields = (res: { body: { errors?: { extensions?: { details?: { field: string }[] } }[] } }) =>
+  (res.body.errors ?? []).flatMap((e) => (e.extensions?.details ?? []).map((d) => d.field));
+
+/** SQL statements a subgraph's database connection runs while `fn` runs (the query builder's event, no timing). */
+async function countStatements(schema: 'org' | 'clinical' | 'revenue', fn: () => Promise<unknown>): Promise<string[]> {
+  const knex = (app.em(schema).getConnection() as unknown as { getKnex(): Knex }).getKnex();
+  const seen: string[] = [];
+  const listen = (q: { sql: string }) => seen.push(q.sql);
+  knex.on('query', listen);
+  try {
+    await fn();
+  } finally {
+    knex.removeListener('query', listen);
+  }
+  return seen;
+}
+
+describe('conversation messages by cursor', () => {
+  const MESSAGES = `query($o: ID!, $id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+    conversation(organizationId: $o, id: $id) {
+      messages(first: $first, after: $after, last: $last, before: $before) {
+        edges { cursor node { id body } }
+        nodes { body }
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      }
+    }
+  }`;
+  let conversationId: string;
+  const send = async (body: string) => {
+    const res = await c.nurse.api.post(`/api/organizations/${c.orgId}/conversations/${conversationId}/messages`, { body });
+    if (res.status !== 201) throw new Error(`message: ${res.status} ${res.text}`);
+  };
+  const page = async (vars: Record<string, unknown>) => {
+    const res = await c.doctor.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, ...vars });
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.conversation.messages as {
+      nodes: { body: string }[];
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+    };
+  };
+
+  beforeAll(async () => {
+    const res = await c.doctor.api.post(`/api/organizations/${c.orgId}/conversations`, {
+      subject: 'Infinite scroll',
+      participant_ids: [c.nurse.user.id],
+    });
+    conversationId = res.body.data.id;
+    for (let i = 1; i <= 5; i++) await send(`m${i}`);
+  });
+
+  it('pages back in time while a message arrives: no duplicates, no gaps; the new one is before the first page', async () => {
+    const first = await page({ first: 2 });
+    expect(first.nodes.map((m) => m.body)).toEqual(['m5', 'm4']);
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    await send('m6'); // arrives while the client scrolls
+    // The offset page 2 now repeats m4: what cursors fix.
+    const offset = await c.doctor.api.get(`/api/organizations/${c.orgId}/conversations/${conversationId}/messages?page=2&limit=2`);
+    expect(offset.body.data.map((m: { body: string }) => m.body)).toEqual(['m4', 'm3']);
+    const second = await page({ first: 2, after: first.pageInfo.endCursor });
+    expect(second.nodes.map((m) => m.body)).toEqual(['m3', 'm2']);
+    expect(second.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const third = await page({ first: 2, after: second.pageInfo.endCursor });
+    expect(third.nodes.map((m) => m.body)).toEqual(['m1']);
+    expect(third.pageInfo.hasNextPage).toBe(false);
+    // What arrived meanwhile comes before the first page.
+    const newer = await page({ last: 10, before: first.pageInfo.startCursor });
+    expect(newer.nodes.map((m) => m.body)).toEqual(['m6']);
+    expect(newer.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    // Backward paging is in list order too, and says there is more before.
+    const oldest = await page({ last: 2 });
+    expect(oldest.nodes.map((m) => m.body)).toEqual(['m2', 'm1']);
+    expect(oldest.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it('counts the whole list only when totalCount is selected', async () => {
+    const query = (selection: string) =>
+      `query($o: ID!, $id: ID!) { conversation(organizationId: $o, id: $id) { messages(first: 1) { ${selection} } } }`;
+    const without = await countStatements('org', () => c.doctor.api.graphql(query('nodes { id }'), { o: c.orgId, id: conversationId }));
+    const counted: { res?: any } = {};
+    const withCount = await countStatements('org', async () => {
+      counted.res = await c.doctor.api.graphql(query('nodes { id } totalCount'), { o: c.orgId, id: conversationId });
+    });
+    expect(counted.res.body.data.conversation.messages.totalCount).toBe(6);
+    expect(without.filter((s) => /count\(\*\)/.test(s))).toEqual([]);
+    expect(withCount.filter((s) => /count\(\*\)/.test(s))).toHaveLength(1);
+  });
+
+  it('refuses first: 1000, first with last, and cursors it did not hand out (VALIDATION_ERROR naming the argument)', async () => {
+    const ask = (vars: Record<string, unknown>) => c.doctor.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, ...vars });
+    const big = await ask({ first: 1000 });
+    // Refused before it runs (its cost is over the limit), never a 500.
+    expect(big.body.data ?? null).toBeNull();
+    expect(codes(big)).toHaveLength(1);
+    expect(codes(big)).not.toContain('INTERNAL_ERROR');
+    const over = await ask({ first: 101 });
+    expect(codes(over)).toEqual(['VALIDATION_ERROR']);
+    expect(fields(over)).toEqual(['first']);
+    expect(fields(await ask({ last: 0 }))).toEqual(['last']);
+    expect(fields(await ask({ first: 2, last: 2 }))).toEqual(['last']);
+    const real = (await page({ first: 1 })).pageInfo.endCursor;
+    const forged = [
+      'not a cursor!',
+      'abc',
+      Buffer.from('{"a":1}').toString('base64url'),
+      Buffer.from('["2026-02-31T00:00:00.000000Z","3b241101-e2bb-4255-8caf-4136c566a962"]').toString('base64url'),
+      Buffer.from('["2026-01-01T00:00:00.000000Z","x\'; drop table users"]').toString('base64url'),
+      real.slice(0, -3),
+      'x'.repeat(500),
+    ];
+    for (const cursor of forged) {
+      for (const arg of ['after', 'before']) {
+        const res = await ask({ [arg]: cursor });
+        expect({ cursor, arg, codes: codes(res), fields: fields(res) }).toEqual({
+          cursor,
+          arg,
+          codes: ['VALIDATION_ERROR'],
+          fields: [arg],
+        });
+      }
+    }
+  });
+
+  it('is the conversation of its participants only', async () => {
+    const res = await stranger.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, first: 1 });
+    expect(res.body.data?.conversation ?? null).toBeNull();
+    expect(codes(res)).toContain('NOT_FOUND');
+  });
+});
+
+describe('the patient chart in one query', () => {
+  let vitalIds: string[] = [];
+  beforeAll(async () => {
+    for (const heart_rate of [70, 80, 90]) {
+      const res = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, heart_rate });
+      if (res.status !== 201) throw new Error(`vital: ${res.status} ${res.text}`);
+      vitalIds.push(res.body.data.id);
+    }
+    vitalIds = vitalIds.reverse(); // newest first
+    const rx = await c.doctor.api.post('/api/prescriptions', {
+      patient_id: c.patientId,
+      medication: 'Amoxicillin',
+      dosage: '500 mg',
+      frequency: 'tid',
+    });
+    if (rx.status !== 201) throw new Error(`prescription: ${rx.status} ${rx.text}`);
+    const note = await c.doctor.api.post('/api/clinical-records', {
+      patient_id: c.patientId,
+      encounter_type: 'consultation',
+      notes: 'Chart note',
+    });
+    if (note.status !== 201) throw new Error(`record: ${note.status} ${note.text}`);
+  });
+
+  const CHART = `query($p: ID!, $after: String) {
+    patient(id: $p) {
+      id firstName
+      organization { id name }
+      vitals(first: 2, after: $after) {
+        totalCount
+        pageInfo { hasNextPage endCursor }
+        nodes { id heartRate patient { id } recordedByUser { id firstName roles } }
+      }
+      prescriptions(first: 5) { nodes { medication prescriber { id firstName lastName } } }
+      clinicalRecords(first: 5) { nodes { notes author { id } versions { version changedByUser { id } } } }
+      invoices(first: 5) { id }
+    }
+  }`;
+
+  it('reads clinical, org and revenue data with the objects beside their ids, and pages the vitals', async () => {
+    const res = await c.doctor.api.graphql(CHART, { p: c.patientId });
+    expect(res.body.errors).toBeUndefined();
+    const chart = res.body.data.patient;
+    expect(chart.organization).toEqual({ id: c.orgId, name: expect.any(String) });
+    expect(chart.vitals.totalCount).toBe(3);
+    expect(chart.vitals.nodes.map((v: { id: string }) => v.id)).toEqual(vitalIds.slice(0, 2));
+    expect(chart.vitals.nodes[0]).toMatchObject({
+      heartRate: 90,
+      patient: { id: c.patientId },
+      // A fellow member sees who recorded it, not their account settings.
+      recordedByUser: { id: c.nurse.user.id, firstName: expect.any(String), roles: null },
+    });
+    expect(chart.prescriptions.nodes).toEqual([
+      { medication: 'Amoxicillin', prescriber: expect.objectContaining({ id: c.doctor.user.id }) },
+    ]);
+    expect(chart.clinicalRecords.nodes[0]).toMatchObject({
+      notes: 'Chart note',
+      author: { id: c.doctor.user.id },
+      versions: [{ version: 1, changedByUser: { id: c.doctor.user.id } }],
+    });
+    expect(chart.invoices).toEqual([]);
+    const next = await c.doctor.api.graphql(CHART, { p: c.patientId, after: chart.vitals.pageInfo.endCursor });
+    expect(next.body.data.patient.vitals.nodes.map((v: { id: string }) => v.id)).toEqual(vitalIds.slice(2));
+    expect(next.body.data.patient.vitals.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('gives a receptionist the patient and who works with them, never the clinical data through a join', async () => {
+    const res = await receptionist.api.graphql(CHART, { p: c.patientId });
+    const chart = res.body.data.patient;
+    expect(chart.firstName).toEqual(expect.any(String));
+    expect(chart.vitals).toBeNull();
+    expect(chart.prescriptions).toBeNull();
+    expect(chart.clinicalRecords).toBeNull();
+    const forbidden = (res.body.errors ?? []).filter((e: any) => e.extensions.code === 'FORBIDDEN').map((e: any) => e.path.join('.'));
+    expect(forbidden.sort()).toEqual(['patient.clinicalRecords', 'patient.prescriptions', 'patient.vitals']);
+    expect(JSON.stringify(res.body)).not.toContain('Chart note');
+    // Nor through the patient of a record reached another way: the record itself is refused.
+    const vital = await receptionist.api.graphql('query($id: ID!) { vital(id: $id) { heartRate patient { id } } }', { id: vitalIds[0] });
+    expect(vital.body.data?.vital ?? null).toBeNull();
+    expect(codes(vital)).toEqual(['FORBIDDEN']);
+  });
+
+  it('answers the chart of a patient of another organization with nothing', async () => {
+    const res = await stranger.api.graphql(CHART, { p: c.patientId });
+    expect(res.body.data?.patient ?? null).toBeNull();
+    expect(codes(res)).toContain('NOT_FOUND');
+  });
+
+  it('costs the same number of clinical statements for one patient or a page of them (no N+1)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const p = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: `N${i}` })).body.data;
+      await c.nurse.api.post('/api/vitals', { patient_id: p.id, heart_rate: 60 + i });
+      await c.doctor.api.post('/api/clinical-records', { patient_id: p.id, encounter_type: 'consultation' });
+    }
+    const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) { items {
+      id vitals(first: 3) { totalCount nodes { id patient { id } } }
+      clinicalRecords(first: 3) { nodes { id versions { id } } } } } }`;
+    const selects = async (limit: number) => {
+      let items = 0;
+      const sql = await countStatements('clinical', async () => {
+        const res = await c.doctor.api.graphql(query, { o: c.orgId, l: limit });
+        expect(res.body.errors).toBeUndefined();
+        items = res.body.data.organizationPatients.items.length;
+      });
+      expect(items).toBe(limit);
+      // The reads of the lists asked for; the bus consumers of the patients just created (record matching, its
+      // advisory locks) run in the background on the same connection and are not the request's.
+      return sql.filter((s) => /^\s*select/i.test(s) && /"(vitals|clinical_records|clinical_record_versions)"/.test(s)).length;
+    };
+    const one = await selects(1);
+    const three = await selects(3);
+    // A page of vitals, their count, a page of records, their versions: one statement each, whatever the patients.
+    expect(one).toBe(4);
+    expect(three).toBe(one);
+  });
+});
+
+describe('user(id)', () => {
+  const USER = 'query($id: ID!) { user(id: $id) { id firstName email roles referralCode mfaEnabled } }';
+
+  it('shows the caller their whole account, a fellow member who they are, and nobody else anything', async () => {
+    const own = await c.nurse.api.graphql(USER, { id: c.nurse.user.id });
+    expect(own.body.data.user).toMatchObject({
+      id: c.nurse.user.id,
+      referralCode: expect.any(String),
+      roles: expect.any(Array),
+      mfaEnabled: false,
+    });
+    const fellow = await receptionist.api.graphql(USER, { id: c.nurse.user.id });
+    expect(fellow.body.errors).toBeUndefined();
+    expect(fellow.body.data.user).toEqual({
+      id: c.nurse.user.id,
+      firstName: expect.any(String),
+      email: expect.any(String),
+      roles: null,
+      referralCode: null,
+      mfaEnabled: null,
+    });
+    const outside = await stranger.api.graphql(USER, { id: c.nurse.user.id });
+    expect(outside.body.data?.user ?? null).toBeNull();
+    expect(codes(outside)).toEqual(['NOT_FOUND']);
+    expect(codes(await app.api.as(undefined).graphql(USER, { id: c.nurse.user.id }))).toEqual(['UNAUTHORIZED']);
+    expect(codes(await stranger.api.graphql(USER, { id: 'nope' }))).toEqual(['VALIDATION_ERROR']);
+  });
+
+  it('leaves the REST sign-in answer as it was (the account settings of the one signing in)', async () => {
+    const me = await c.nurse.api.get('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({
+      id: c.nurse.user.id,
+      referral_code: expect.any(String),
+      mfa_enabled: false,
+      roles: expect.any(Array),
+    });
+  });
+});
+
+describe('the organization dashboard in one query', () => {
+  const DASHBOARD = `query($o: ID!) { organization(id: $o) {
+    id name
+    rooms(limit: 5) { total items { id name } }
+    appointments(limit: 5) { total items { id } }
+    invoices(limit: 5) { total items { id } }
+    members(limit: 5) { total items { userId } }
+  } }`;
+
+  beforeAll(async () => {
+    // A room arranged in storage (rooms have their own suite).
+    const em = app.em('org');
+    em.create(Room, {
+      organizationId: c.orgId,
+      name: 'Ward A',
+      nameKey: 'ward a',
+      type: RoomType.ward,
+      capacity: 4,
+      createdBy: c.doctor.user.id,
+    });
+    await em.flush();
+  });
+
+  it('reads rooms, appointments, invoices and members beside the organization, each under its root rule', async () => {
+    const receptionistView = await receptionist.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(receptionistView.body.errors).toBeUndefined();
+    const org = receptionistView.body.data.organization;
+    expect(org.rooms.items.map((r: { name: string }) => r.name)).toContain('Ward A');
+    expect(org.appointments).toMatchObject({ total: expect.any(Number) });
+    expect(org.invoices).toMatchObject({ total: 0, items: [] });
+    // A nurse has no invoices:read: that one field is null with FORBIDDEN, the rest answers.
+    const nurseView = await c.nurse.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(nurseView.body.data.organization.rooms.total).toBeGreaterThan(0);
+    expect(nurseView.body.data.organization.invoices).toBeNull();
+    expect((nurseView.body.errors ?? []).map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([
+      ['organization.invoices', 'FORBIDDEN'],
+    ]);
+  });
+});
