@@ -223,8 +223,9 @@ defaults
   timeout http-keep-alive 60s
   option redispatch
   retries 2
-  # A gateway that died answers nothing: try the other one (a request that reached it is not retried).
-  retry-on conn-failure empty-response response-timeout
+  # A gateway that is gone refuses the connection: try the other one. A request that reached a gateway is never
+  # re-sent (it may have been applied); the client retries it with its Idempotency-Key.
+  retry-on conn-failure
 frontend api
   bind 127.0.0.1:$LB_PORT
   option forwardfor
