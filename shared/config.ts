@@ -54,8 +54,6 @@ const schema = z.object({
     .string()
     .refine((v) => v.split(',').every((u) => /^postgres(ql)?:\/\/\S+$/.test(u)), 'must be postgres:// URLs, comma-separated')
     .optional(),
-  /** A direct connection to the primary for migrations at start, when DATABASE_URL goes through a pooler. */
-  DATABASE_MIGRATION_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** After a write, a caller's reads go to the primary for this long (read-your-writes with replicas). */
   READ_YOUR_WRITES_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Namespace for every Redis key and queue, so several deployments (or test runs) can share one Redis. */
