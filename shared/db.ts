@@ -93,7 +93,11 @@ export function ormOptions(def: OrmDefinition, url = config().DATABASE_URL, read
   };
 }
 
-export async function openOrm(def: OrmDefinition, url = config().DATABASE_URL, reads: 'primary' | 'replica' = 'primary'): Promise<MikroORM> {
+export async function openOrm(
+  def: OrmDefinition,
+  url = config().DATABASE_URL,
+  reads: 'primary' | 'replica' = 'primary',
+): Promise<MikroORM> {
   try {
     return await MikroORM.init(ormOptions(def, url, reads));
   } catch (err) {

@@ -91,7 +91,14 @@ async function main() {
   cluster('start', { ...RATE, LOG_LEVEL: 'warn' });
   try {
     single = fork(join(REPO_ROOT, 'dist', 'bin', 'start.js'), [], {
-      env: { ...process.env, ...RATE, DATABASE_URL: singleDb.toString(), REDIS_PREFIX: 'ccp_bench_single', LOG_LEVEL: 'warn', PORT: String(SINGLE_PORT) },
+      env: {
+        ...process.env,
+        ...RATE,
+        DATABASE_URL: singleDb.toString(),
+        REDIS_PREFIX: 'ccp_bench_single',
+        LOG_LEVEL: 'warn',
+        PORT: String(SINGLE_PORT),
+      },
       stdio: 'inherit',
     });
     const singleBase = `http://127.0.0.1:${SINGLE_PORT}`;
@@ -120,7 +127,11 @@ async function main() {
     mkdirSync(join(REPO_ROOT, 'bench', 'results'), { recursive: true });
     writeFileSync(
       join(REPO_ROOT, 'bench', 'results', 'cluster.json'),
-      JSON.stringify({ at: new Date().toISOString(), cpus: cpus().length, connections: CONNECTIONS, duration: DURATION, summary, rounds }, null, 2),
+      JSON.stringify(
+        { at: new Date().toISOString(), cpus: cpus().length, connections: CONNECTIONS, duration: DURATION, summary, rounds },
+        null,
+        2,
+      ),
     );
   } finally {
     single?.kill('SIGTERM');
