@@ -3,7 +3,8 @@
  * the gateway and the clinical subgraph) measured on the cluster profile (through HAProxy) against one process
  * (`dist/bin/start.js` on the default PostgreSQL and Redis), on this machine, in interleaved rounds.
  *
- * Restarts the cluster profile with the general rate limit raised (as the bench does), measures, and stops it.
+ * Restarts the cluster profile with the general rate limit raised (as the bench does), measures, and stops it
+ * (CLUSTER_REUSE=1: measures the running one and leaves it).
  * BENCH_DURATION (seconds per round, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 16).
  * Prints requests/s and p50/p99 per target (the median over the rounds) and writes bench/results/cluster.json.
  */
@@ -87,8 +88,12 @@ async function main() {
   singleDb.pathname = '/ccp_bench_single';
 
   let single: ChildProcess | undefined;
-  cluster('stop');
-  cluster('start', { ...RATE, LOG_LEVEL: 'warn' });
+  // CLUSTER_REUSE=1: measure a profile already running (started with RATE_LIMIT_POINTS raised) and leave it running.
+  const reuse = process.env.CLUSTER_REUSE === '1';
+  if (!reuse) {
+    cluster('stop');
+    cluster('start', { ...RATE, LOG_LEVEL: 'warn' });
+  }
   try {
     single = fork(join(REPO_ROOT, 'dist', 'bin', 'start.js'), [], {
       env: {
@@ -135,7 +140,7 @@ async function main() {
     );
   } finally {
     single?.kill('SIGTERM');
-    cluster('stop');
+    if (!reuse) cluster('stop');
   }
 }
 
