@@ -4,6 +4,7 @@
  * - the gateway, the REST adapter, the workers and shared/ never import a subgraph (they are handed what they run
  *   by the composition roots in bin/, which reach the subgraphs only through `subgraphs/index.ts`);
  * - shared/ imports nothing of the platform's other folders; the adapter and the workers never import the gateway;
+ * - split mode's supervisor loads none of the platform;
  * - no import cycles.
  * Tests may reach into anything to arrange and check state; they are not part of the graph checked here.
  */
@@ -51,6 +52,22 @@ module.exports = {
       comment: 'The gateway composes the adapter; the adapter and the workers do not import the gateway.',
       from: { path: '^(rest-adapter|workers)/' },
       to: { path: '^(gateway|bin)/' },
+    },
+    {
+      name: 'supervisor-stays-small',
+      severity: 'error',
+      comment:
+        "Split mode's supervisor (bin/split.ts) only starts and watches processes: it loads the configuration and the " +
+        'restart policy, never the platform (GraphQL, the ORM, the queues, the subgraphs), which would cost it 150 MB.',
+      from: { path: '^bin/split\\.ts$' },
+      to: {
+        reachable: true,
+        path: [
+          '^(bin|gateway|rest-adapter|workers|subgraphs|scripts)/',
+          '^shared/(?!(config|restart-policy)\\.ts$)',
+          'node_modules/(graphql|@apollo|@graphql-tools|@mikro-orm|type-graphql|pg|bullmq|ioredis|express|pino)/',
+        ],
+      },
     },
   ],
   options: {

@@ -24,6 +24,6 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup/isolate-orm-metadata.ts'],
   // Suites under test/ run in shards (test/shards) when picked with them: test/setup/shards.js.
   testSequencer: '<rootDir>/test/setup/sequencer.js',
-  testTimeout: 60000,
+  testTimeout: 120000,
   maxWorkers: 2,
 };

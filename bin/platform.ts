@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import { setSandboxMobileMoneyBaseUrl } from '../shared/adapters/mobile-money';
 import { setSandboxVideoWebhookUrl } from '../shared/adapters/video';
 import { config, subgraphUrl } from '../shared/config';
@@ -64,6 +65,24 @@ export const API_INFO = {
 };
 
 /**
+ * The OpenAPI document of the REST API as this deployment serves it (`/api/openapi.json`): generated from the route
+ * tables, the operations and the graph's API schema, with this deployment's `PUBLIC_URL` as its server.
+ */
+export function openApiDocument(routes: CompiledRoute[], publicUrl = config().PUBLIC_URL) {
+  return buildOpenApi(routes, {
+    info: API_INFO,
+    servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_URL)' }],
+    webhooks: WEBHOOK_ROUTES,
+  });
+}
+
+/** The REST routes compiled against the graph's API schema, as the platform compiles them at start. */
+export function compileRestRoutes(schema: GraphQLSchema, operations = loadOperations(schema)): CompiledRoute[] {
+  const cfg = config();
+  return compileRoutes(ROUTE_TABLES, schema, operations, { maxCost: cfg.GRAPHQL_MAX_COST, maxDepth: cfg.GRAPHQL_MAX_DEPTH });
+}
+
+/**
  * The composition root: starts the platform, by default everything in one process (subgraphs, gateway, REST
  * adapter, workers). It is the one place that puts the parts together: the gateway, the adapter and the workers
  * are handed what they run (the subgraphs' registry, the viewer loader, the platform store) and import none of it.
@@ -114,10 +133,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     cleanups.push(['gateway', () => gateway.stop()]);
 
     const operations = loadOperations(gateway.schema);
-    const routes = compileRoutes(ROUTE_TABLES, gateway.schema, operations, {
-      maxCost: cfg.GRAPHQL_MAX_COST,
-      maxDepth: cfg.GRAPHQL_MAX_DEPTH,
-    });
+    const routes = compileRestRoutes(gateway.schema, operations);
     const checks: Record<string, () => Promise<unknown>> = {
       postgres: () => identityOrm.em.getConnection().execute('select 1'),
       redis: () => redis.ping(),
@@ -146,7 +162,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       webhooks: webhookRouter(WEBHOOK_ROUTES, store.webhookInbox),
       ops: opsRouter,
       standards: await interopStandardsRouter({ gateway, identity }),
-      openapi: buildOpenApi(routes, API_INFO, WEBHOOK_ROUTES),
+      openapi: openApiDocument(routes),
       checks,
     });
 

@@ -13,6 +13,7 @@ import { allowedMethods, contextOf, restRouter, type CompiledRoute } from '../re
 import { uploadRouter } from '../rest-adapter/upload';
 import { authenticate, type Authenticator } from './authenticate';
 import { explorerAssets, explorerPage } from './explorer';
+import { crossOrigin } from './cors';
 import { checkSource } from './limits';
 import type { Gateway } from './server';
 
@@ -191,6 +192,8 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.set('etag', false);
   app.use(requestBasics);
   app.use(wellFormedUrl);
+  // Browser apps on the configured origins (CORS_ORIGINS) may call REST and GraphQL; preflights end here.
+  app.use(['/api', '/graphql'], crossOrigin(cfg.CORS_ORIGINS));
 
   app.get('/health', (_req, res) => sendData(res, 200, { status: 'ok' }));
   app.get('/ready', async (_req, res) => {

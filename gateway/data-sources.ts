@@ -1,6 +1,15 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { toPublicError } from '../shared/errors';
+import {
+  execute,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLFormattedError,
+  type SelectionSetNode,
+} from 'graphql';
+import { errors, isUnreachable, toPublicError, wasRefused } from '../shared/errors';
 import { signViewer, VIEWER_HEADER } from '../shared/internal-auth';
 import { logger } from '../shared/logger';
 import type { SubgraphRuntime } from '../shared/subgraph';
@@ -55,8 +64,38 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** Calls a subgraph over HTTP (split mode), passing the verified viewer in a signed header. */
+/**
+ * Calls a subgraph over HTTP (split mode), passing the verified viewer in a signed header. A subgraph that does not
+ * answer (its process down or restarting) costs the fields it would have resolved, not the request: each gets a
+ * SERVICE_UNAVAILABLE error at its own path, and the rest of the query answers (docs/graphql.md, "Nullability").
+ */
 export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  constructor(
+    /** The subgraph's name, for its errors and the log. */
+    readonly subgraph: string,
+    url: string,
+  ) {
+    super({ url });
+  }
+
+  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>) {
+    try {
+      return await super.process(options);
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      logger.warn({ subgraph: this.subgraph, err: (err as Error).message }, 'subgraph unreachable');
+      // The gateway hands over the fetch's parsed document only when told to; its text is always there.
+      const given = 'document' in options ? options.document : undefined;
+      const document = given ?? (options.request.query ? parse(options.request.query) : undefined);
+      // A mutation whose connection dropped (rather than was refused) may have been carried out.
+      const mutation = document?.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation');
+      const error = errors.subgraphUnavailable(this.subgraph, !!mutation && !wasRefused(err));
+      const paths = fieldPaths(document, options.request.variables);
+      const errorAt = (path?: (string | number)[]) => ({ message: error.message, path, extensions: error.extensions });
+      return { errors: paths.length ? paths.map(errorAt) : [errorAt()] };
+    }
+  }
+
   override async willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<void> {
     const context = options.context as Partial<GatewayContext>;
     const headers = options.request.http?.headers;
@@ -66,4 +105,40 @@ export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayConte
       await signViewer({ viewer: context.viewer, requestId: context.requestId, ip: context.ip, userAgent: context.userAgent }),
     );
   }
+}
+
+/**
+ * The paths, in the subgraph's answer, of the fields a fetch asked for: the root fields of a root fetch, and each
+ * asked field of each entity of an `_entities` fetch (which the gateway maps onto the entity's place in the
+ * client's answer). None when the document is not at hand.
+ */
+export function fieldPaths(document: DocumentNode | undefined, variables: Record<string, unknown> | undefined): (string | number)[][] {
+  const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (!document || !operation) return [];
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
+  );
+  const keys = (set: SelectionSetNode, typename?: string): string[] =>
+    set.selections.flatMap((sel) => {
+      if (sel.kind === Kind.FIELD) return sel.name.value === '__typename' ? [] : [sel.alias?.value ?? sel.name.value];
+      const condition = sel.kind === Kind.INLINE_FRAGMENT ? sel.typeCondition?.name.value : undefined;
+      if (condition && typename && condition !== typename) return [];
+      const inner = sel.kind === Kind.INLINE_FRAGMENT ? sel.selectionSet : fragments.get(sel.name.value);
+      return inner ? keys(inner, typename) : [];
+    });
+  const paths: (string | number)[][] = [];
+  for (const sel of operation.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || sel.name.value === '__typename') continue;
+    const key = sel.alias?.value ?? sel.name.value;
+    const entities = sel.name.value === '_entities' ? sel.selectionSet : undefined;
+    if (!entities) {
+      paths.push([key]);
+      continue;
+    }
+    const representations = (variables?.representations ?? []) as { __typename?: string }[];
+    representations.forEach((rep, i) => {
+      for (const field of new Set(keys(entities, rep.__typename))) paths.push([key, i, field]);
+    });
+  }
+  return paths;
 }

@@ -93,7 +93,7 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => {
       const runtime = runtimes?.get(name);
-      return runtime ? new InProcessDataSource(runtime) : new SignedRemoteDataSource({ url: subgraphUrl(name) });
+      return runtime ? new InProcessDataSource(runtime) : new SignedRemoteDataSource(name, subgraphUrl(name));
     },
     logger,
   });

@@ -19,12 +19,18 @@ export function sendError(res: Response, code: ErrorCode, message: string, detai
   res.status(ERROR_STATUS[code]).json({ success: false, error: body });
 }
 
-/** `Retry-After` and the RateLimit fields for a RATE_LIMITED error's extensions. */
+/**
+ * `Retry-After` for an error that says when to try again (RATE_LIMITED; SERVICE_UNAVAILABLE when a part of the
+ * platform is down), and the RateLimit fields of a RATE_LIMITED error's extensions.
+ */
 export function applyRateLimitHeaders(res: Response, extensions: Record<string, unknown> | undefined): void {
-  if (extensions?.code !== 'RATE_LIMITED') return;
-  const retryAfter = extensions.retryAfter;
-  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-  const limit = extensions.rateLimit as { limit: number; remaining: number; reset: number } | undefined;
+  const code = extensions?.code;
+  const retryAfter = extensions?.retryAfter;
+  if (typeof retryAfter === 'number' && (code === 'RATE_LIMITED' || code === 'SERVICE_UNAVAILABLE')) {
+    res.setHeader('Retry-After', String(retryAfter));
+  }
+  if (code !== 'RATE_LIMITED') return;
+  const limit = extensions?.rateLimit as { limit: number; remaining: number; reset: number } | undefined;
   if (limit) {
     res.setHeader('RateLimit-Limit', String(limit.limit));
     res.setHeader('RateLimit-Remaining', String(limit.remaining));

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { snakeCase } from '../shared/case';
 import { ERROR_STATUS } from '../shared/errors';
-import { MAX_PAGE_SIZE } from '../shared/model';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/model';
 import { takesIdempotencyKey } from './idempotency';
 import { TEXT_TYPES } from './route';
 import type { CompiledRoute } from './router';
@@ -40,17 +40,66 @@ const SCALARS: Record<string, Schema> = {
       'Exact decimal with its currency\'s ISO 4217 decimals ("125.50" KES, "5000" UGX, "1.250" KWD); numbers are accepted on input',
   },
   DateTimeISO: { type: 'string', format: 'date-time' },
+  LocalDate: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD' },
+  LocalTime: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', example: '09:30', description: 'A time of day, HH:MM (24 hours)' },
   JSON: { type: 'object', additionalProperties: true },
   JSONObject: { type: 'object', additionalProperties: true },
 };
 
-const describe = (schema: Schema, description?: string | null): Schema => (description ? { ...schema, description } : schema);
+/** Sent on every answer that passed authentication (rest-adapter/envelope.ts, gateway/authenticate.ts). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+};
 
-export function buildOpenApi(
-  routes: CompiledRoute[],
-  info: { title: string; version: string; description: string },
-  webhooks: WebhookRoute[] = [],
-) {
+/** A schema with a description; a `$ref` is wrapped, since OpenAPI 3.0 ignores anything beside a `$ref`. */
+const describe = (schema: Schema, description?: string | null): Schema =>
+  !description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description };
+
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
+
+/**
+ * One operationId per method and path, derived from the route table alone, so it is stable from one start to the
+ * next: the operation's name where one route uses it; where several do (a GET and a POST on the same path, two
+ * paths of a standard), the name followed by the method, and where that is not enough yet, by the path's literal
+ * segments as well (`InvokeCdsHookPostCdsServices`). The GraphQL operation stays in `x-graphql-operation`.
+ */
+export function operationIds(routes: { operation: string; method: string; path: string }[]): string[] {
+  const count = (ids: string[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string, number>());
+  const byName = count(routes.map((r) => r.operation));
+  const withMethod = routes.map((r) => (byName.get(r.operation)! > 1 ? r.operation + pascal(r.method) : r.operation));
+  const taken = count(withMethod);
+  const ids = routes.map((r, i) =>
+    taken.get(withMethod[i])! > 1
+      ? withMethod[i] +
+        pascal(
+          r.path
+            .split('/')
+            .filter((seg) => seg && !seg.startsWith(':') && seg !== 'api')
+            .join('-'),
+        )
+      : withMethod[i],
+  );
+  const clash = [...count(ids)].find(([, n]) => n > 1);
+  if (clash) throw new Error(`operationId ${clash[0]} would be used by ${clash[1]} routes: give one of them another operation or path`);
+  return ids;
+}
+
+export interface OpenApiOptions {
+  info: { title: string; version: string; description: string };
+  /** Where the API is reached (`PUBLIC_URL`). */
+  servers: { url: string; description?: string }[];
+  webhooks?: WebhookRoute[];
+}
+
+export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks = [] }: OpenApiOptions) {
   const components: Record<string, Schema> = {};
 
   const input = (type: GraphQLInputType): Schema => {
@@ -70,32 +119,42 @@ export function buildOpenApi(
       }
       return { $ref: `#/components/schemas/${type.name}` };
     }
-    return SCALARS[type.name] ?? { type: 'string' };
+    return { ...(SCALARS[type.name] ?? { type: 'string' }) };
   };
 
-  const output = (type: GraphQLOutputType, shape: ShapeField[] | null): Schema => {
+  /**
+   * A result's schema, following the operation's selection. Every selected field is in the answer (`required`), with
+   * `null` where GraphQL allows it (`nullable`); a route answering a standard's own JSON (`keepsNulls` false) leaves
+   * null fields out, so only its non-null fields are required there.
+   */
+  const output = (type: GraphQLOutputType, shape: ShapeField[] | null, keepsNulls: boolean): Schema => {
     const nullable = !isNonNullType(type);
     const inner = isNonNullType(type) ? type.ofType : type;
     let schema: Schema;
-    if (isListType(inner)) schema = { type: 'array', items: output(inner.ofType, shape) };
+    if (isListType(inner)) schema = { type: 'array', items: output(inner.ofType, shape, keepsNulls) };
     else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
     else if ((isObjectType(inner) || isInterfaceType(inner)) && shape) {
       const fields = inner.getFields();
+      const required = shape.filter((f) => keepsNulls || (fields[f.from] && isNonNullType(fields[f.from].type))).map((f) => f.to);
       schema = {
         type: 'object',
         properties: Object.fromEntries(
           shape.map((f) => {
             const def = fields[f.from];
-            return [f.to, def ? describe(output(def.type, f.shape), def.description) : { type: 'string' }];
+            return [f.to, def ? describe(output(def.type, f.shape, keepsNulls), def.description) : { type: 'string' }];
           }),
         ),
+        ...(required.length ? { required } : {}),
       };
-    } else schema = SCALARS[getNamedType(inner).name] ?? { type: 'object' };
-    return nullable ? { ...schema, nullable: true } : schema;
+    } else schema = { ...(SCALARS[getNamedType(inner).name] ?? { type: 'object' }) };
+    if (!nullable) return schema;
+    // OpenAPI 3.0.3: `nullable` does not add null to an `enum`; it is listed so validators accept it.
+    return { ...schema, nullable: true, ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  const ids = operationIds(routes);
+  for (const [index, route] of routes.entries()) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const bodyAllowed = route.method !== 'GET' && route.method !== 'DELETE';
     const parameters: Schema[] = [];
@@ -111,10 +170,17 @@ export function buildOpenApi(
         bodyFields[v.wire] = input(v.type);
         if (isNonNullType(v.type)) bodyRequired.push(v.wire);
       } else {
-        const schema = input(v.type);
-        if (v.name === 'limit') Object.assign(schema, { minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 });
-        if (v.name === 'page') Object.assign(schema, { minimum: 1, default: 1 });
-        parameters.push({ name: v.wire, in: 'query', required: isNonNullType(v.type), schema });
+        let schema = input(v.type);
+        let description: string | undefined;
+        if (v.name === 'limit') {
+          schema = { ...schema, minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE };
+          description = `Items per page, 1 to ${MAX_PAGE_SIZE}`;
+        }
+        if (v.name === 'page') {
+          schema = { ...schema, minimum: 1, default: 1 };
+          description = 'Page number, from 1 (the first page); a page past the last answers an empty list';
+        }
+        parameters.push({ name: v.wire, in: 'query', required: isNonNullType(v.type), ...(description ? { description } : {}), schema });
       }
     }
     if (takesIdempotencyKey(route.method, route.path)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -122,11 +188,12 @@ export function buildOpenApi(
       const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
       body = body ? { allOf: [body, fields] } : fields;
     }
+    const keepsNulls = route.envelope !== false;
     const data: Schema = !route.rootType
       ? { type: 'object' }
       : route.list
-        ? output(route.rootType.getFields().items.type, route.shape)
-        : output(new GraphQLNonNull(route.rootType), route.shape);
+        ? output(route.rootType.getFields().items.type, route.shape, keepsNulls)
+        : output(new GraphQLNonNull(route.rootType), route.shape, keepsNulls);
     const success: Schema =
       route.envelope === false
         ? data
@@ -139,7 +206,7 @@ export function buildOpenApi(
               ...(route.list ? { meta: { $ref: '#/components/schemas/PageMeta' } } : {}),
             },
           };
-    const errorCodes = [400, 401, 403, 404, 409, ...(route.upload ? [413, 415] : []), 429, 500].filter(
+    const errorCodes = [400, 401, 403, 404, 409, ...(route.upload ? [413, 415] : []), 429, 500, 503].filter(
       (s) => !(route.access === 'public' && s === 403),
     );
     const file = route.upload
@@ -161,7 +228,8 @@ export function buildOpenApi(
       : {};
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
-      operationId: route.operation,
+      operationId: ids[index],
+      'x-graphql-operation': route.operation,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
@@ -179,7 +247,16 @@ export function buildOpenApi(
           }
         : {}),
       responses: {
-        [String(route.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          headers: {
+            ...RATE_LIMIT_HEADERS,
+            ...(takesIdempotencyKey(route.method, route.path)
+              ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } }
+              : {}),
+          },
+          content: { 'application/json': { schema: success } },
+        },
         ...Object.fromEntries(errorCodes.map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
       },
       security: route.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKey: [] }],
@@ -189,7 +266,7 @@ export function buildOpenApi(
   for (const hook of webhooks) {
     paths[hook.path] ??= {};
     paths[hook.path].post = {
-      operationId: `webhook_${hook.provider}`,
+      operationId: `ReceiveWebhook${pascal(hook.provider)}`,
       summary: hook.summary,
       description: `Signed by the provider: ${hook.signature}. Must arrive over HTTPS. Acknowledged with 200 at once; processed on a queue.`,
       tags: ['Inbound webhooks'],
@@ -201,13 +278,15 @@ export function buildOpenApi(
             'application/json': {
               schema: {
                 type: 'object',
+                required: ['success', 'data'],
                 properties: {
                   success: { type: 'boolean', enum: [true] },
                   data: {
                     type: 'object',
+                    required: ['received'],
                     properties: {
-                      received: { type: 'boolean' },
-                      duplicate: { type: 'boolean' },
+                      received: { type: 'boolean', enum: [true] },
+                      duplicate: { type: 'boolean', description: 'Present and true when this delivery was received before' },
                       delivery_id: { type: 'string', format: 'uuid' },
                     },
                   },
@@ -216,19 +295,90 @@ export function buildOpenApi(
             },
           },
         },
+        '400': { $ref: '#/components/responses/E400' },
         '401': { $ref: '#/components/responses/E401' },
         '403': { $ref: '#/components/responses/E403' },
       },
       security: [],
     };
   }
-  paths['/health'] = { get: { summary: 'Process is up', tags: ['Operations'], security: [], responses: { '200': { description: 'Up' } } } };
-  paths['/ready'] = {
+  paths['/health'] = {
     get: {
-      summary: 'PostgreSQL and Redis reachable, with latencies',
+      operationId: 'GetHealth',
+      summary: 'Process is up',
+      description: 'Answers while the process runs, whatever its dependencies (a liveness probe).',
       tags: ['Operations'],
       security: [],
-      responses: { '200': { description: 'Ready' }, '503': { description: 'A dependency is down' } },
+      responses: {
+        '200': {
+          description: 'Up',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['success', 'data'],
+                properties: {
+                  success: { type: 'boolean', enum: [true] },
+                  data: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  paths['/ready'] = {
+    get: {
+      operationId: 'GetReady',
+      summary: 'PostgreSQL and Redis reachable, with latencies',
+      description: 'A readiness probe: every dependency is checked (within 2 s each); in split mode the subgraphs too.',
+      tags: ['Operations'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'Ready',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['success', 'data'],
+                properties: {
+                  success: { type: 'boolean', enum: [true] },
+                  data: {
+                    type: 'object',
+                    required: ['status', 'checks'],
+                    properties: { status: { type: 'string', enum: ['ready'] }, checks: { $ref: '#/components/schemas/ReadinessChecks' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+        '503': {
+          description: 'SERVICE_UNAVAILABLE: a dependency is down; the checks say which',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['success', 'error'],
+                properties: {
+                  success: { type: 'boolean', enum: [false] },
+                  error: {
+                    type: 'object',
+                    required: ['code', 'message', 'checks'],
+                    properties: {
+                      code: { type: 'string', enum: ['SERVICE_UNAVAILABLE'] },
+                      message: { type: 'string' },
+                      checks: { $ref: '#/components/schemas/ReadinessChecks' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
     },
   };
 
@@ -239,8 +389,20 @@ export function buildOpenApi(
   return {
     openapi: '3.0.3',
     info,
+    servers,
     paths,
     components: {
+      headers: {
+        RateLimitLimit: { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+        RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+        RateLimitReset: { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+        RateLimitPolicy: { description: 'The limit and its window, `<limit>;w=<seconds>`', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+        IdempotentReplayed: {
+          description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -269,6 +431,19 @@ export function buildOpenApi(
             total: { type: 'integer', minimum: 0, description: 'Total number of items across all pages' },
           },
         },
+        ReadinessChecks: {
+          type: 'object',
+          description: 'One check per dependency (postgres, redis; subgraph_<name> in split mode)',
+          additionalProperties: {
+            type: 'object',
+            required: ['ok', 'latency_ms'],
+            properties: {
+              ok: { type: 'boolean' },
+              latency_ms: { type: 'number', minimum: 0 },
+              error: { type: 'string', description: 'Why the check failed' },
+            },
+          },
+        },
         ErrorEnvelope: {
           type: 'object',
           required: ['success', 'error'],
@@ -283,7 +458,11 @@ export function buildOpenApi(
                 details: {
                   type: 'array',
                   description: 'For VALIDATION_ERROR: each offending field (snake_case path) and what is wrong with it',
-                  items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+                  items: {
+                    type: 'object',
+                    required: ['field', 'message'],
+                    properties: { field: { type: 'string' }, message: { type: 'string' } },
+                  },
                 },
               },
             },
@@ -298,8 +477,19 @@ export function buildOpenApi(
         E409: errorResponse(409, 'CONFLICT: duplicate or illegal state transition'),
         E413: errorResponse(413, 'PAYLOAD_TOO_LARGE: the file is larger than allowed'),
         E415: errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE: a file type that is not accepted here'),
-        E429: errorResponse(429, 'RATE_LIMITED: retry after the Retry-After header'),
+        E429: {
+          ...errorResponse(429, 'RATE_LIMITED: retry after the Retry-After header'),
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS },
+        },
         E500: errorResponse(500, 'INTERNAL_ERROR'),
+        E503: {
+          ...errorResponse(
+            503,
+            'SERVICE_UNAVAILABLE: a part of the platform this call needs is down or restarting (split mode: its subgraph), ' +
+              'or the database connection dropped during a write (which may or may not have been saved); retry after the Retry-After header',
+          ),
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+        },
       },
     },
   };

@@ -91,6 +91,8 @@ const schema = z.object({
   CLINICAL_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4001/graphql'),
   ORG_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4002/graphql'),
   REVENUE_SUBGRAPH_URL: z.url().default('http://127.0.0.1:4003/graphql'),
+  /** Split mode: how long the supervisor waits before restarting a process that died (doubled per quick crash). */
+  SPLIT_RESTART_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Run the queue workers (outbox relay, event consumers) inside the API process. */
   RUN_WORKERS: bool.default(true),
   /** Express `trust proxy` setting: set when behind a load balancer so client IPs and protocol are right. */
@@ -98,6 +100,35 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** Where users reach the platform; links in emails point here. */
   PUBLIC_URL: z.url().default('http://localhost:4000'),
+  /**
+   * Browser origins allowed to call the REST API and /graphql from another origin (CORS), comma-separated, each
+   * `scheme://host[:port]` exactly as the browser sends it in `Origin`. None by default: only same-origin pages.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((raw, ctx) => {
+      const origins = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin such as https://app.example.org (no path, no trailing slash, no *)`,
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** `sandbox` keeps mail in Redis (read it with `npm run mailbox`); `smtp` sends through SMTP_URL. */
   MAIL_TRANSPORT: z.enum(['sandbox', 'smtp']).default('sandbox'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -322,15 +353,18 @@ export function resetConfig(): void {
   current = undefined;
 }
 
+/** The subgraphs, in the order they start (org first: it owns identity); each has a `<NAME>_SUBGRAPH_URL`. */
+export const SUBGRAPH_NAMES = ['org', 'clinical', 'revenue'] as const;
+
 /** Where each subgraph answers in split mode: the gateway calls it there, and so do the others (shared/peers.ts). */
 export function subgraphUrl(name: string): string {
   const cfg = config();
-  const urls: Record<string, string> = {
+  const urls: Record<(typeof SUBGRAPH_NAMES)[number], string> = {
     clinical: cfg.CLINICAL_SUBGRAPH_URL,
     org: cfg.ORG_SUBGRAPH_URL,
     revenue: cfg.REVENUE_SUBGRAPH_URL,
   };
-  return urls[name];
+  return urls[name as (typeof SUBGRAPH_NAMES)[number]];
 }
 
 /** A URL with its password removed, safe to print in logs and error messages. */

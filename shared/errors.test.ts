@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { toPublicError } from './errors';
+import { isUnreachable, toPublicError, wasRefused } from './errors';
 
 const publicOf = (original: Error) => toPublicError(new GraphQLError(original.message, { originalError: original }), () => undefined);
 
@@ -24,5 +24,27 @@ describe('errors a client sees', () => {
     });
     const unknown = publicOf(new Error('select * from secrets'));
     expect(unknown).toEqual({ message: 'Internal server error', path: undefined, extensions: { code: 'INTERNAL_ERROR' } });
+  });
+});
+
+describe('another service not answering', () => {
+  const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
+  const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET', type: 'system' });
+  const proxy = new GraphQLError('503: Service Unavailable', { extensions: { response: { status: 503 } } });
+
+  it('is told from its own errors: refused, reset, timed out or a proxy 502-504', () => {
+    expect([refused, reset, proxy, Object.assign(new Error('t'), { name: 'TimeoutError' })].map(isUnreachable)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(isUnreachable(new Error('Expected "data._entities" to contain 2 elements'))).toBe(false);
+    expect(isUnreachable(new GraphQLError('400: Bad Request', { extensions: { response: { status: 400 } } }))).toBe(false);
+  });
+
+  it('knows a refused connection never reached the other side, unlike a dropped one', () => {
+    expect(wasRefused(refused)).toBe(true);
+    expect(wasRefused(reset)).toBe(false);
   });
 });

@@ -59,11 +59,45 @@ export const errors = {
   notFound: (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`),
   conflict: (message: string) => new AppError('CONFLICT', message),
   serviceUnavailable: (message: string) => new AppError('SERVICE_UNAVAILABLE', message),
+  /** A subgraph did not answer (split mode: its process is down or restarting); the client may retry shortly. */
+  subgraphUnavailable: (subgraph: string, writeMayHaveHappened = false) =>
+    new AppError(
+      'SERVICE_UNAVAILABLE',
+      writeMayHaveHappened
+        ? `The ${subgraph} service stopped answering during this change, which may or may not have been saved; read the record before writing again, or retry with the same Idempotency-Key`
+        : `The ${subgraph} service is unavailable; retry shortly`,
+      undefined,
+      { retryAfter: SUBGRAPH_RETRY_AFTER_SECONDS },
+    ),
   badGateway: (message: string) => new AppError('BAD_GATEWAY', message),
   gatewayTimeout: (message: string) => new AppError('GATEWAY_TIMEOUT', message),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('RATE_LIMITED', 'Too many requests; retry later', undefined, { retryAfter: retryAfterSeconds }),
 };
+
+/** What `Retry-After` says when a subgraph is down: about how long split mode's supervisor takes to restart one. */
+export const SUBGRAPH_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A call to another service that found nobody answering: the connection refused, reset or timed out (fetch's own
+ * errors carry the system code on `cause`), or a proxy in between answering 502, 503 or 504.
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; name?: unknown; type?: unknown; cause?: unknown; extensions?: { response?: { status?: unknown } } };
+  const status = e.extensions?.response?.status;
+  if (status === 502 || status === 503 || status === 504) return true;
+  if (e.name === 'TimeoutError' || e.type === 'system') return true;
+  if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return true;
+  return isUnreachable(e.cause);
+}
+
+/** Whether a connection was refused (nothing listening): the request never reached the other side. */
+export function wasRefused(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; cause?: unknown };
+  return e.code === 'ECONNREFUSED' || wasRefused(e.cause);
+}
 
 /** A unique index caught a duplicate the service did not check for first (MikroORM's driver exception). */
 function isUniqueViolation(original: unknown): boolean {

@@ -1,5 +1,6 @@
 import { execute, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { subgraphUrl } from './config';
+import { errors, isUnreachable } from './errors';
 import { signViewer, VIEWER_HEADER, type ForwardedCaller } from './internal-auth';
 import type { Viewer } from './viewer';
 
@@ -21,12 +22,20 @@ export interface PeerResult {
 /** The peers of split mode: each subgraph at its configured URL. */
 export const remotePeers: Peers = {
   async query(subgraph, document, variables, caller) {
-    const res = await fetch(subgraphUrl(subgraph), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [VIEWER_HEADER]: await signViewer(caller) },
-      body: JSON.stringify({ query: document, variables }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    let res: Response;
+    try {
+      res = await fetch(subgraphUrl(subgraph), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [VIEWER_HEADER]: await signViewer(caller) },
+        body: JSON.stringify({ query: document, variables }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      // The owner is down or restarting (split mode): the caller may retry, as with the gateway's own calls.
+      if (isUnreachable(err)) throw errors.subgraphUnavailable(subgraph);
+      throw err;
+    }
+    if ([502, 503, 504].includes(res.status)) throw errors.subgraphUnavailable(subgraph);
     if (!res.ok && !res.headers.get('content-type')?.includes('json')) throw new Error(`subgraph ${subgraph} answered ${res.status}`);
     return (await res.json()) as PeerResult;
   },

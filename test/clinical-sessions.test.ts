@@ -505,7 +505,7 @@ describe('transcripts', () => {
           return r.body.data.status === 'failed' && r.body.data;
         },
         'the transcript to fail',
-        20_000,
+        45_000,
       );
       expect(failed).toMatchObject({ attempts: 3, status_detail: expect.stringMatching(/^Speech-to-text failed: .*503/) });
       const letter = await eventually(

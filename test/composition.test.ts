@@ -19,7 +19,7 @@ describe('supergraph composition', () => {
     const patient = /type Patient\s+((?:@join__type\([^)]*\)\s+)+)\{/.exec(supergraphSdl)?.[1] ?? '';
     expect(patient).toContain('@join__type(graph: CLINICAL, key: "id")\n');
     expect(patient).toContain('@join__type(graph: REVENUE, key: "id")\n');
-    expect(supergraphSdl).toMatch(/invoices: \[Invoice!\]! @join__field\(graph: REVENUE, requires: "userId organizationId"\)/);
+    expect(supergraphSdl).toMatch(/invoices: \[Invoice!\] @join__field\(graph: REVENUE, requires: "userId organizationId"\)/);
     expect(supergraphSdl).toMatch(/type Organization\s+@join__type\(graph: CLINICAL, key: "id", resolvable: false\)/);
   });
 });

@@ -130,7 +130,7 @@ describe('POST /graphql', () => {
     const stranger = await signUp(app.api);
     const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
     const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { id } }', { id: created.body.data.id });
-    expect(hidden.body.data).toBeNull();
+    expect(hidden.body.data).toEqual({ patient: null });
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
     const invalid = await doctor.api.graphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {

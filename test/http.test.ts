@@ -236,12 +236,14 @@ describe('OpenAPI', () => {
     expect(res.body.openapi).toBe('3.0.3');
     for (const route of app.platform.routes) {
       const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-      expect([route.method, path, res.body.paths[path]?.[route.method.toLowerCase()]?.operationId]).toEqual([
+      expect([route.method, path, res.body.paths[path]?.[route.method.toLowerCase()]?.['x-graphql-operation']]).toEqual([
         route.method,
         path,
         route.operation,
       ]);
     }
+    // The deployment's own address, from PUBLIC_URL.
+    expect(res.body.servers).toEqual([{ url: config().PUBLIC_URL.replace(/\/+$/, ''), description: expect.any(String) }]);
     // Writes document Idempotency-Key, except where answers carry credentials.
     const idempotent = (op: { parameters: { $ref?: string }[] }) =>
       op.parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');

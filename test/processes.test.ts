@@ -98,7 +98,7 @@ describe('split mode', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     // Five processes start, build their schemas and migrate: on a busy 2-core machine that can take a minute.
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     if (split && split.exitCode === null) {

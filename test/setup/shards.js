@@ -17,12 +17,18 @@ const STANDALONE = [
   'processes',
   'rate-limit',
   'redis-outage',
+  'split-outage',
   'social-login',
+  // Passes alone; after account, ai, appointments, auth, billing and bus in one shared app, patient(id) answers data: null
+  // for members without clinical:read (every error FORBIDDEN on a nullable field). Not yet understood.
+  'clinical-access',
   // Their own configuration: object storage directory and upload limits, sandbox payment delays, reporting mappings.
   'claims',
   'clinical-notes',
   'clinical-sessions',
   'graphql-explorer',
+  // Its own CORS_ORIGINS (the origins of the pages it serves).
+  'cors',
   'queue-dashboard',
   'insurance',
   'interop',

@@ -28,10 +28,11 @@ export interface BrowserPage {
 }
 
 /**
- * A headless page that may reach `origin` only: anything else is recorded and refused, so a page cannot work by
- * loading from elsewhere.
+ * A headless page that may reach `origin` (or these origins) only: anything else is recorded and refused, so a page
+ * cannot work by loading from elsewhere.
  */
-export async function withPage(origin: string, work: (p: BrowserPage) => Promise<void>): Promise<void> {
+export async function withPage(origin: string | string[], work: (p: BrowserPage) => Promise<void>): Promise<void> {
+  const origins = typeof origin === 'string' ? [origin] : origin;
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -41,7 +42,7 @@ export async function withPage(origin: string, work: (p: BrowserPage) => Promise
     await page.route('**/*', (route) => {
       const url = route.request().url();
       requested.push(url);
-      return url.startsWith(origin + '/') ? route.continue() : route.abort();
+      return origins.some((o) => url.startsWith(o + '/')) ? route.continue() : route.abort();
     });
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(m.text());

@@ -33,7 +33,7 @@ export class AllergyResolver {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => Allergy)
+  @Query(() => Allergy, { nullable: true })
   allergy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

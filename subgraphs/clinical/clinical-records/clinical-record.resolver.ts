@@ -42,7 +42,7 @@ export class ClinicalRecordResolver {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Query(() => ClinicalRecord)
+  @Query(() => ClinicalRecord, { nullable: true })
   clinicalRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -13,7 +13,7 @@ export class ConsentResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Consent)
+  @Query(() => Consent, { nullable: true })
   consent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -35,7 +35,7 @@ export class DsrResolver {
     return this.service.list(ctx, args.patientId, args);
   }
 
-  @Query(() => PatientDataExport, { description: 'Everything held about a patient, machine-readable (GDPR Art. 20)' })
+  @Query(() => PatientDataExport, { nullable: true, description: 'Everything held about a patient, machine-readable (GDPR Art. 20)' })
   patientExport(@Arg('patientId', () => ID) patientId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.export(ctx, patientId);
   }

@@ -43,7 +43,7 @@ export class DiagnosticReportResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => DiagnosticReport)
+  @Query(() => DiagnosticReport, { nullable: true })
   diagnosticReport(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

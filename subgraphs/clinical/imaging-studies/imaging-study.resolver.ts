@@ -39,7 +39,7 @@ export class ImagingStudyResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingStudy)
+  @Query(() => ImagingStudy, { nullable: true })
   imagingStudy(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -26,7 +26,7 @@ export class ImagingOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ImagingOrder)
+  @Query(() => ImagingOrder, { nullable: true })
   imagingOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

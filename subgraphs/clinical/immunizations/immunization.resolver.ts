@@ -35,7 +35,10 @@ export class PatientImmunizationsResolver {
 export class ImmunizationResolver {
   private readonly service = new ImmunizationService();
 
-  @Query(() => ImmunizationSchedule, { description: "A patient's immunization schedule with each dose's status as of today" })
+  @Query(() => ImmunizationSchedule, {
+    nullable: true,
+    description: "A patient's immunization schedule with each dose's status as of today",
+  })
   immunizationSchedule(@Arg('patientId', () => ID) patientId: string, @Ctx() ctx: SubgraphContext) {
     return this.service.schedule(ctx, patientId);
   }

@@ -45,7 +45,7 @@ export class LabOrderResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => LabOrder)
+  @Query(() => LabOrder, { nullable: true })
   labOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -95,7 +95,7 @@ export class LabResultResolver {
     return this.service.listResults(ctx, patientId, args);
   }
 
-  @Query(() => LabResult)
+  @Query(() => LabResult, { nullable: true })
   labResult(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.getResult(ctx, id);
   }

@@ -20,7 +20,7 @@ export class ObservationResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Observation)
+  @Query(() => Observation, { nullable: true })
   observation(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -15,12 +15,12 @@ export class PatientResolver {
     return this.service.create(ctx, input);
   }
 
-  @Query(() => Patient, { description: "The signed-in patient's own profile" })
+  @Query(() => Patient, { nullable: true, description: "The signed-in patient's own profile" })
   myPatientProfile(@Ctx() ctx: SubgraphContext) {
     return this.service.mine(ctx);
   }
 
-  @Query(() => Patient)
+  @Query(() => Patient, { nullable: true })
   patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -44,7 +44,7 @@ export class PatientResolver {
     return this.service.register(ctx, organizationId, input);
   }
 
-  @Query(() => Patient)
+  @Query(() => Patient, { nullable: true })
   organizationPatient(
     @Arg('organizationId', () => ID) organizationId: string,
     @Arg('patientId', () => ID) patientId: string,

@@ -47,7 +47,7 @@ export class PrescriptionResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Prescription)
+  @Query(() => Prescription, { nullable: true })
   prescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -91,7 +91,7 @@ export class EPrescriptionResolver {
     return this.service.listForPharmacy(ctx, pharmacyId, args);
   }
 
-  @Query(() => EPrescription)
+  @Query(() => EPrescription, { nullable: true })
   ePrescription(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -47,7 +47,7 @@ export class ServiceRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => ServiceRequest)
+  @Query(() => ServiceRequest, { nullable: true })
   serviceRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -40,7 +40,7 @@ export class VitalResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Vital)
+  @Query(() => Vital, { nullable: true })
   vital(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -30,7 +30,7 @@ export class ConversationResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Conversation, { description: 'A conversation the caller takes part in' })
+  @Query(() => Conversation, { nullable: true, description: 'A conversation the caller takes part in' })
   conversation(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, organizationId, id);
   }

@@ -28,12 +28,12 @@ export class DoctorResolver {
   }
 
   @Public()
-  @Query(() => DoctorProfile, { description: 'Approved profiles for anyone; others for their owner and administrators' })
+  @Query(() => DoctorProfile, { nullable: true, description: 'Approved profiles for anyone; others for their owner and administrators' })
   doctor(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
 
-  @Query(() => DoctorProfile, { description: "The caller's doctor profile" })
+  @Query(() => DoctorProfile, { nullable: true, description: "The caller's doctor profile" })
   myDoctorProfile(@Ctx() ctx: SubgraphContext) {
     return this.service.mine(ctx);
   }

@@ -31,7 +31,7 @@ export class RoomResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Room)
+  @Query(() => Room, { nullable: true })
   room(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, organizationId, id);
   }
@@ -88,7 +88,7 @@ export class AdmissionResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
-  @Query(() => Admission)
+  @Query(() => Admission, { nullable: true })
   admission(@Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, organizationId, id);
   }

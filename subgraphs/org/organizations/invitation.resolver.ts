@@ -45,7 +45,7 @@ export class InvitationResolver {
     return invitationStatus(invitation);
   }
 
-  @FieldResolver(() => Organization, { nullable: true })
+  @FieldResolver(() => Organization, { description: 'The organization the invitation is to' })
   organization(@Root() invitation: OrganizationInvitation, @Ctx() ctx: SubgraphContext) {
     return new OrganizationService().load(ctx, invitation.organizationId);
   }

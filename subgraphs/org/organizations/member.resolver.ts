@@ -48,7 +48,7 @@ export class MemberResolver {
     return member.organization.id;
   }
 
-  @FieldResolver(() => Organization, { nullable: true })
+  @FieldResolver(() => Organization, { description: 'The organization of the membership' })
   organization(@Root() member: OrganizationMember, @Ctx() ctx: SubgraphContext) {
     return new OrganizationService().load(ctx, member.organization.id);
   }

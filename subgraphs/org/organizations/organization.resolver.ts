@@ -31,7 +31,7 @@ export class OrganizationResolver {
     return this.service.mine(ctx, args);
   }
 
-  @Query(() => Organization)
+  @Query(() => Organization, { nullable: true })
   organization(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

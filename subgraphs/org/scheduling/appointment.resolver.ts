@@ -40,7 +40,7 @@ export class AppointmentResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => Appointment)
+  @Query(() => Appointment, { nullable: true })
   appointment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -79,7 +79,7 @@ export class AppointmentResolver {
     return appointment.resource.id;
   }
 
-  @FieldResolver(() => SchedulableResource, { nullable: true })
+  @FieldResolver(() => SchedulableResource, { description: 'The resource booked' })
   resource(@Root() appointment: Appointment, @Ctx() ctx: SubgraphContext) {
     return this.resources.load(ctx, appointment.resource.id);
   }
@@ -117,7 +117,7 @@ export class AppointmentRequestResolver {
     return this.service.list(ctx, args);
   }
 
-  @Query(() => AppointmentRequest)
+  @Query(() => AppointmentRequest, { nullable: true })
   appointmentRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -34,7 +34,7 @@ export class ResourceResolver {
   }
 
   @Public()
-  @Query(() => SchedulableResource)
+  @Query(() => SchedulableResource, { nullable: true })
   resource(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -55,13 +55,13 @@ export class ResourceResolver {
   }
 
   @Public()
-  @Query(() => ResourceAvailability, { description: "A resource's slots on a date of its time zone (public)" })
+  @Query(() => ResourceAvailability, { nullable: true, description: "A resource's slots on a date of its time zone (public)" })
   resourceAvailability(@Args() args: AvailabilityArgs, @Ctx() ctx: SubgraphContext) {
     return this.availability.forResource(ctx, args);
   }
 
   @Public()
-  @Query(() => DoctorAvailability, { description: "An approved doctor's free slots per day (public)" })
+  @Query(() => DoctorAvailability, { nullable: true, description: "An approved doctor's free slots per day (public)" })
   doctorAvailability(@Args() args: DoctorAvailabilityArgs, @Ctx() ctx: SubgraphContext) {
     return this.availability.forDoctor(ctx, args);
   }
@@ -79,7 +79,7 @@ export class ScheduleResolver {
   }
 
   @Public()
-  @Query(() => Schedule)
+  @Query(() => Schedule, { nullable: true })
   schedule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
@@ -104,7 +104,7 @@ export class ScheduleResolver {
     return schedule.resource.id;
   }
 
-  @FieldResolver(() => SchedulableResource, { nullable: true })
+  @FieldResolver(() => SchedulableResource, { description: 'The resource this schedule belongs to' })
   resource(@Root() schedule: Schedule, @Ctx() ctx: SubgraphContext) {
     return this.resources.load(ctx, schedule.resource.id);
   }

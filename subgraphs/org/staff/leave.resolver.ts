@@ -34,7 +34,7 @@ export class LeaveResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Query(() => LeaveRequest)
+  @Query(() => LeaveRequest, { nullable: true })
   leaveRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }

@@ -26,7 +26,7 @@ export class TelemedicineResolver {
     return this.service.join(ctx, appointmentId, sessionId);
   }
 
-  @Query(() => VideoSession)
+  @Query(() => VideoSession, { nullable: true })
   telemedicineSession(
     @Arg('appointmentId', () => ID) appointmentId: string,
     @Arg('sessionId', () => ID) sessionId: string,

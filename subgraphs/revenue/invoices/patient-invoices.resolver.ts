@@ -26,7 +26,7 @@ export class BilledPatient {
 
 @Resolver(() => BilledPatient)
 export class PatientInvoicesResolver {
-  @FieldResolver(() => [Invoice], { description: "The patient's invoices the caller may see (batched across patients)" })
+  @FieldResolver(() => [Invoice], { nullable: true, description: "The patient's invoices the caller may see (batched across patients)" })
   @Directive('@requires(fields: "userId organizationId")')
   async invoices(@Root() patient: BilledPatient, @Ctx() ctx: SubgraphContext): Promise<Invoice[]> {
     const viewer = ctx.viewer;
