@@ -9,6 +9,7 @@ import { ensureDatabase, StartupError } from '../shared/db';
 import { toPublicError } from '../shared/errors';
 import { verifyViewer, VIEWER_HEADER } from '../shared/internal-auth';
 import { logger } from '../shared/logger';
+import { readsFor } from '../shared/read-your-writes';
 import { closeAppRedis, connectRedis, holdAppRedis } from '../shared/redis';
 import { startSubgraph } from '../shared/subgraph';
 import { SUBGRAPHS } from '../subgraphs';
@@ -52,6 +53,7 @@ void run(`subgraph ${name}`, async () => {
           requestId: caller.requestId ?? 'internal',
           ip: caller.ip,
           userAgent: caller.userAgent,
+          reads: await readsFor(caller.viewer, req.body),
         });
       },
     }),

@@ -12,7 +12,7 @@ import { AppError, ERROR_STATUS, errors, isErrorCode } from '../shared/errors';
 import { requirePlatformPermission } from '../shared/permissions';
 import { REPO_ROOT } from '../shared/paths';
 import { openQueue } from '../shared/queues';
-import { createRedis, type Redis } from '../shared/redis';
+import { createRedis, type RedisClient } from '../shared/redis';
 import { sendGraphQLError } from '../rest-adapter/envelope';
 import type { Authenticator } from './authenticate';
 import type { Gateway, PreparedOperation } from './server';
@@ -27,7 +27,7 @@ export interface OpsQueues {
 }
 
 export function openOpsQueues(names: string[]): OpsQueues {
-  const connection: Redis = createRedis();
+  const connection: RedisClient = createRedis();
   const queues = names.map((name) => openQueue(name, connection));
   return {
     queues,

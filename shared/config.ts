@@ -41,6 +41,21 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/clinical_care'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis Cluster instead of REDIS_URL: seed nodes as `host:port,host:port` (the rest are discovered). Credentials
+   * and TLS come from REDIS_URL. docs/deployment.md.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+:\d+(,[A-Za-z0-9.:[\]-]+:\d+)*$/, 'must be host:port[,host:port...]')
+    .optional(),
+  /** Read replicas of DATABASE_URL (comma-separated URLs) for reads where staleness is acceptable (docs/deployment.md). */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .refine((v) => v.split(',').every((u) => /^postgres(ql)?:\/\/\S+$/.test(u)), 'must be postgres:// URLs, comma-separated')
+    .optional(),
+  /** After a write, a caller's reads go to the primary for this long (read-your-writes with replicas). */
+  READ_YOUR_WRITES_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Namespace for every Redis key and queue, so several deployments (or test runs) can share one Redis. */
   REDIS_PREFIX: z
     .string()

@@ -30,6 +30,8 @@ export interface RequestMeta {
   requestId: string;
   ip?: string;
   userAgent?: string;
+  /** Where the request's reads go: a read replica only where shared/read-your-writes.ts allows it (default primary). */
+  reads?: 'primary' | 'replica';
 }
 
 /** `__resolveReference` of an entity type a subgraph owns. */

@@ -55,9 +55,21 @@ export async function ensureDatabase(url = config().DATABASE_URL): Promise<void>
   }
 }
 
-export function ormOptions(def: OrmDefinition, url = config().DATABASE_URL): Options {
+/** The configured read replicas (DATABASE_REPLICA_URLS); none by default. */
+export function replicaUrls(): string[] {
+  return (config().DATABASE_REPLICA_URLS ?? '').split(',').filter(Boolean);
+}
+
+/**
+ * `reads: 'replica'` builds the ORM whose non-transactional reads go to a read replica (DATABASE_REPLICA_URLS);
+ * its flushes and transactions still go to the primary. The default ORM reads and writes on the primary only.
+ */
+export function ormOptions(def: OrmDefinition, url = config().DATABASE_URL, reads: 'primary' | 'replica' = 'primary'): Options {
+  const replicas = reads === 'replica' ? replicaUrls().map((clientUrl, i) => ({ name: `replica-${i + 1}`, clientUrl })) : [];
   return {
     clientUrl: url,
+    replicas,
+    preferReadReplicas: replicas.length > 0,
     schema: def.name,
     // Each schema's ORM keeps its own request and transaction context: a consumer's transaction in one schema must
     // not become the context of another schema's EntityManager asked within it (peers in one process).
@@ -81,9 +93,13 @@ export function ormOptions(def: OrmDefinition, url = config().DATABASE_URL): Opt
   };
 }
 
-export async function openOrm(def: OrmDefinition, url = config().DATABASE_URL): Promise<MikroORM> {
+export async function openOrm(
+  def: OrmDefinition,
+  url = config().DATABASE_URL,
+  reads: 'primary' | 'replica' = 'primary',
+): Promise<MikroORM> {
   try {
-    return await MikroORM.init(ormOptions(def, url));
+    return await MikroORM.init(ormOptions(def, url, reads));
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code && ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01', '28000'].includes(code)) {
@@ -94,22 +110,15 @@ export async function openOrm(def: OrmDefinition, url = config().DATABASE_URL): 
 }
 
 /**
- * Applies the subgraph's pending migrations. An advisory lock keyed by the schema name makes concurrent starts
- * (split mode, several replicas) apply each migration once.
+ * Applies the subgraph's pending migrations. A transaction-scoped advisory lock keyed by the schema name makes
+ * concurrent starts (split mode, several replicas) apply each migration once; the migrations run in that same
+ * transaction. Nothing outlives the transaction, so this works through a pooler in transaction mode (PgBouncer).
  */
 export async function migrate(orm: MikroORM, name: string): Promise<void> {
-  const knex = orm.em.getConnection().getKnex();
-  const lockKey = `ccp-migrations-${name}`;
-  const conn = await knex.client.acquireConnection();
-  try {
-    await conn.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
-    try {
-      const applied = await orm.getMigrator().up();
-      if (applied.length) logger.info({ schema: name, migrations: applied.map((m) => m.name) }, 'applied migrations');
-    } finally {
-      await conn.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
-    }
-  } finally {
-    await knex.client.releaseConnection(conn);
-  }
+  const connection = orm.em.getConnection('write');
+  const applied = await connection.transactional(async (trx) => {
+    await connection.execute('select pg_advisory_xact_lock(hashtext(?))', [`ccp-migrations-${name}`], 'all', trx);
+    return orm.getMigrator().up({ transaction: trx });
+  });
+  if (applied.length) logger.info({ schema: name, migrations: applied.map((m) => m.name) }, 'applied migrations');
 }

@@ -18,14 +18,19 @@ export function retryOptions(): { attempts: number; backoff: { type: 'exponentia
   return { attempts: config().EVENT_MAX_ATTEMPTS, backoff: { type: 'exponential', delay: config().EVENT_BACKOFF_MS } };
 }
 
-export function bullPrefix(): string {
-  return `${config().REDIS_PREFIX}:bull`;
+/**
+ * The key prefix of a queue's BullMQ keys: `<REDIS_PREFIX>:bull:{<queue>}`. The braces are a Redis Cluster hash
+ * tag: every key of one queue hashes to one slot (BullMQ's scripts touch several keys of a queue at once), while
+ * different queues spread over the masters. On one Redis the braces mean nothing.
+ */
+export function bullPrefix(queue: string): string {
+  return `${config().REDIS_PREFIX}:bull:{${queue}}`;
 }
 
 export function openQueue(name: string, connection: ConnectionOptions): Queue {
   const queue = new Queue(name, {
     connection,
-    prefix: bullPrefix(),
+    prefix: bullPrefix(name),
     defaultJobOptions: {
       ...retryOptions(),
       removeOnComplete: { age: 24 * 3600, count: 10000 },

@@ -9,7 +9,7 @@ import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import { gql } from 'graphql-tag';
 import { buildSchema, createResolversMap, type NonEmptyArray, type ResolverData } from 'type-graphql';
 import type { ReferenceResolver, RequestMeta, SubgraphContext } from './context';
-import { ensureDatabase, migrate, openOrm, type EntityManager, type MikroORM, type OrmDefinition } from './db';
+import { ensureDatabase, migrate, openOrm, replicaUrls, type EntityManager, type MikroORM, type OrmDefinition } from './db';
 import { errors, issuesFromClassValidator } from './errors';
 import type { ConsumerDefinition, TopicDefinition } from './events';
 import type { LoadedModule, ModuleManifest, ScheduledJob } from './module';
@@ -142,12 +142,12 @@ export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSch
   });
 }
 
-function contextFactory(orm: MikroORM, peers: () => Peers, plumbing: Plumbing) {
+function contextFactory(orm: MikroORM, readOrm: MikroORM | undefined, peers: () => Peers, plumbing: Plumbing) {
   return (viewer: Viewer | undefined, meta: RequestMeta): SubgraphContext => {
     const loaders = new Map<string, DataLoader<unknown, unknown>>();
     return {
       viewer,
-      em: orm.em.fork() as EntityManager,
+      em: (meta.reads === 'replica' && readOrm ? readOrm : orm).em.fork() as EntityManager,
       requestId: meta.requestId,
       ip: meta.ip,
       userAgent: meta.userAgent,
@@ -175,23 +175,29 @@ export async function startSubgraph(
 ): Promise<SubgraphRuntime> {
   await ensureDatabase();
   const orm = await openOrm(def);
+  let readOrm: MikroORM | undefined;
   try {
     if (opts.migrate !== false) await migrate(orm, def.name);
+    // With read replicas configured, a second ORM whose plain reads go to them; requests use it only where
+    // read-your-writes allows (shared/read-your-writes.ts).
+    if (replicaUrls().length) readOrm = await openOrm(def, undefined, 'replica');
     const schema = await buildSubgraph(def);
     const runtime: SubgraphRuntime = {
       name: def.name,
       schema,
       orm,
       peers: remotePeers,
-      createContext: contextFactory(orm, () => runtime.peers, opts.plumbing ?? {}),
+      createContext: contextFactory(orm, readOrm, () => runtime.peers, opts.plumbing ?? {}),
       close: async () => {
         for (const hooks of [...def.modules, def]) await hooks.onStop?.(runtime);
+        await readOrm?.close();
         await orm.close();
       },
     };
     for (const hooks of [...def.modules, def]) await hooks.onStart?.(runtime);
     return runtime;
   } catch (err) {
+    await readOrm?.close();
     await orm.close();
     throw err;
   }

@@ -191,7 +191,7 @@ describe('dead letter queue', () => {
       async () => {
         throw new UnrecoverableError('handler exploded');
       },
-      { connection, prefix: bullPrefix() },
+      { connection, prefix: bullPrefix(name) },
     );
     try {
       await queue(name).add(event.topic, event, { jobId: event.id, ...retryOptions() });

@@ -19,7 +19,7 @@ let connection: Redis;
 beforeAll(async () => {
   app = await startApp();
   connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-  queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix() });
+  queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(EVENTS_QUEUE) });
 });
 afterAll(async () => {
   // BullMQ leaves connections it was given open: close them here.

@@ -6,7 +6,7 @@ import { logger } from '../shared/logger';
 import { uuidFrom } from '../shared/model';
 import type { EventEnvelope } from '../shared/outbox';
 import { bullPrefix, consumerQueue, EVENTS_QUEUE, openQueue, retryOptions, workerOptions } from '../shared/queues';
-import { createRedis, type Redis } from '../shared/redis';
+import { createRedis, type RedisClient } from '../shared/redis';
 import type { Peers } from '../shared/peers';
 import { SYSTEM_VIEWER } from '../shared/viewer';
 import type { ConsumerRegistration } from './registry';
@@ -30,7 +30,7 @@ const deadLetterIdOf = (job: Job): string | null =>
  */
 export class EventBus {
   private readonly workers: Worker[] = [];
-  private readonly connections: Redis[] = [];
+  private readonly connections: RedisClient[] = [];
   private readonly queues = new Map<string, Queue>();
   private swept: string[] = [];
   private sweeper?: NodeJS.Timeout;
@@ -135,7 +135,7 @@ export class EventBus {
   private work(name: string, processor: Processor): void {
     const connection = createRedis({ forWorkers: true });
     this.connections.push(connection);
-    const worker = new Worker(name, processor, { ...workerOptions(), connection, prefix: bullPrefix(), concurrency: CONCURRENCY });
+    const worker = new Worker(name, processor, { ...workerOptions(), connection, prefix: bullPrefix(name), concurrency: CONCURRENCY });
     worker.on('failed', (job, err) => {
       if (!job) return;
       const final = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);

@@ -3,7 +3,7 @@ import { clock } from '../shared/clock';
 import type { MikroORM } from '../shared/db';
 import { logger } from '../shared/logger';
 import { bullPrefix, openQueue, SCHEDULED_QUEUE, workerOptions } from '../shared/queues';
-import { createRedis, type Redis } from '../shared/redis';
+import { createRedis, type RedisClient } from '../shared/redis';
 import type { JobRegistration } from './registry';
 
 /**
@@ -14,7 +14,7 @@ import type { JobRegistration } from './registry';
 export class Scheduler {
   private queue?: Queue;
   private worker?: Worker;
-  private readonly connections: Redis[] = [];
+  private readonly connections: RedisClient[] = [];
 
   constructor(
     private readonly orms: Map<string, MikroORM>,
@@ -43,7 +43,7 @@ export class Scheduler {
         const orm = this.orms.get(registration.subgraph)!;
         await orm.em.fork().transactional((em) => registration.job.run({ em, now: clock.now() }));
       },
-      { ...workerOptions(), connection: workerConnection, prefix: bullPrefix(), concurrency: 1 },
+      { ...workerOptions(), connection: workerConnection, prefix: bullPrefix(SCHEDULED_QUEUE), concurrency: 1 },
     );
     this.worker.on('failed', (job, err) =>
       logger.warn({ job: job?.name, err: err.message }, 'scheduled job failed; it runs again at its next time'),

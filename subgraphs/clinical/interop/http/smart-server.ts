@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { config } from '../../../../shared/config';
 import { logger } from '../../../../shared/logger';
-import { appRedis, redisKey } from '../../../../shared/redis';
+import { appRedis, deleteKeys, redisKey } from '../../../../shared/redis';
 import { tokenKeys, verifyToken } from '../../../../shared/tokens';
 import { fhirBaseUrl } from '../fhir';
 import { SMART_LAUNCH_PURPOSE } from '../interop.service';
@@ -79,18 +79,19 @@ class RedisAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    // Separate commands, not MULTI: the keys lie in different slots of a Redis Cluster. The grant's member list is
+    // written after the member, so a revocation never misses a member it could find.
     const redis = appRedis();
-    const multi = redis.multi();
     const ttl = Math.max(1, Math.ceil(expiresIn || 0));
-    if (expiresIn) multi.set(this.key(id), JSON.stringify(payload), 'EX', ttl);
-    else multi.set(this.key(id), JSON.stringify(payload));
+    if (expiresIn) await redis.set(this.key(id), JSON.stringify(payload), 'EX', ttl);
+    else await redis.set(this.key(id), JSON.stringify(payload));
+    const more: Promise<unknown>[] = [];
     if (payload.grantId) {
       const grant = redisKey('oidc', 'grant-members', payload.grantId);
-      multi.rpush(grant, this.key(id));
-      multi.expire(grant, REFRESH_TTL);
+      more.push(redis.rpush(grant, this.key(id)).then(() => redis.expire(grant, REFRESH_TTL)));
     }
-    if (payload.uid) multi.set(redisKey('oidc', this.model, 'uid', payload.uid), id, 'EX', ttl);
-    await multi.exec();
+    if (payload.uid) more.push(redis.set(redisKey('oidc', this.model, 'uid', payload.uid), id, 'EX', ttl));
+    await Promise.all(more);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -123,7 +124,7 @@ class RedisAdapter implements Adapter {
     const redis = appRedis();
     const grant = redisKey('oidc', 'grant-members', grantId);
     const keys = await redis.lrange(grant, 0, -1);
-    await redis.del(...keys, grant);
+    await deleteKeys(redis, [...keys, grant]);
   }
 }
 
