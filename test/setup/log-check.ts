@@ -13,7 +13,9 @@ const PLANTED: [string, RegExp][] = [
   ['a patient email', new RegExp(SAMPLE_PATIENT.email)],
   ['a password', new RegExp(`${PASSWORD}|${process.env.BOOTSTRAP_ADMIN_PASSWORD ?? 'Admin-pass-2026'}`)],
   ['an access or refresh token', /v4\.public\.[A-Za-z0-9_-]{20,}/],
-  ['an API key secret', /ccp_[A-Za-z0-9_-]{20,}/],
+  // A developer key is `ccp_` and 32 random bytes in base64url (43 characters); the run's own database and Redis prefix
+  // (`ccp_test_<run>...`) are not secrets.
+  ['an API key secret', /ccp_(?!test_)[A-Za-z0-9_-]{43}/],
 ];
 
 export function checkRunLog(file: string | undefined): void {
