@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../shared/paths';
 import { Api, SAMPLE_PATIENT, signUp, startApp, type TestApp } from './support/app';
 import { freePort } from './support/redis-server';
+import { spawnSplit } from './support/split';
 
 /** These start the built entrypoints (`npm test` builds first), exactly as `npm start` and `npm run start:split` do. */
 const BIN = join(REPO_ROOT, 'dist', 'bin');
@@ -77,19 +78,9 @@ describe('split mode', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    const [port, org, clinical, revenue] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    split = spawn(process.execPath, [join(BIN, 'split.js')], {
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        ORG_SUBGRAPH_URL: `http://127.0.0.1:${org}/graphql`,
-        CLINICAL_SUBGRAPH_URL: `http://127.0.0.1:${clinical}/graphql`,
-        REVENUE_SUBGRAPH_URL: `http://127.0.0.1:${revenue}/graphql`,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const started = await spawnSplit();
+    split = started.child;
+    const port = started.port;
     splitApi = new Api(`http://127.0.0.1:${port}`);
     for (let i = 0; ; i++) {
       const ready = await splitApi.get('/ready').catch(() => undefined);

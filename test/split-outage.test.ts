@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUBGRAPH_NAMES } from '../shared/config';
 import { REPO_ROOT } from '../shared/paths';
 import { SUBGRAPHS } from '../subgraphs';
 import { Api, SAMPLE_PATIENT, signUp, type SignedUp } from './support/app';
-import { freePort } from './support/redis-server';
+import { spawnSplit } from './support/split';
 
 /**
  * Split mode as an operator runs it (`npm run start:split`, the built entrypoints), with one subgraph killed: the
@@ -56,20 +56,9 @@ const CHART = 'query($id: ID!) { me { id } patient(id: $id) { id mrn organizatio
 
 beforeAll(async () => {
   if (!existsSync(join(BIN, 'split.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it)');
-  const [port, org, clinical, revenue] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  split = spawn(process.execPath, [join(BIN, 'split.js')], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ORG_SUBGRAPH_URL: `http://127.0.0.1:${org}/graphql`,
-      CLINICAL_SUBGRAPH_URL: `http://127.0.0.1:${clinical}/graphql`,
-      REVENUE_SUBGRAPH_URL: `http://127.0.0.1:${revenue}/graphql`,
-      SPLIT_RESTART_DELAY_MS: String(RESTART_DELAY_MS),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const started = await spawnSplit({ SPLIT_RESTART_DELAY_MS: String(RESTART_DELAY_MS) }, ['ignore', 'ignore', 'pipe']);
+  split = started.child;
+  const port = started.port;
   split.stderr!.on('data', (d) => (stderr += d));
   api = new Api(`http://127.0.0.1:${port}`);
   // Five processes load the platform, build their schemas and check migrations: on a busy 2-core machine, minutes.
