@@ -5,7 +5,7 @@ let app: TestApp;
 let user: SignedUp;
 
 beforeAll(async () => {
-  app = await startApp({ workers: false });
+  app = await startApp();
   user = await signUp(app.api);
 });
 afterAll(() => app.close());

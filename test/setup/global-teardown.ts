@@ -27,6 +27,8 @@ async function dropRunData(): Promise<void> {
   for (const row of rows) await client.query(`drop database if exists "${row.datname}" with (force)`);
   await client.end();
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  await deletePrefix(redis, process.env.REDIS_PREFIX!);
+  const base = process.env.REDIS_PREFIX!;
+  // Each jest worker ran under its own prefix (test/setup/worker-redis-prefix.ts).
+  for (const prefix of [base, ...Array.from({ length: 16 }, (_, i) => `${base}_w${i + 1}`)]) await deletePrefix(redis, prefix);
   await redis.quit();
 }

@@ -115,7 +115,7 @@ export class LabIngestAck {
 }
 
 /** An embedded document a result carries (an OBX of value type ED), without its bytes. */
-@ObjectType()
+@ObjectType({ description: 'An embedded document a result carries (an OBX of value type ED), without its bytes' })
 export class LabResultDocumentInfo {
   @Field({ description: 'Media type, such as application/pdf' })
   contentType!: string;
@@ -128,7 +128,7 @@ export class LabResultDocumentInfo {
 }
 
 /** The embedded document of a result, with its bytes. */
-@ObjectType()
+@ObjectType({ description: 'The embedded document of a result (an OBX of value type ED), with its bytes' })
 export class LabResultDocument extends LabResultDocumentInfo {
   @Field(() => ID)
   labResultId!: string;
