@@ -21,7 +21,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(paseto|jose|dinero\\.js|oidc-provider)/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  setupFiles: ['<rootDir>/test/setup/isolate-orm-metadata.ts', '<rootDir>/test/setup/worker-redis-prefix.ts'],
+  setupFiles: ['<rootDir>/test/setup/isolate-orm-metadata.ts', '<rootDir>/test/setup/worker-isolation.ts'],
   // Suites under test/ run in shards (test/shards) when picked with them: test/setup/shards.js.
   testSequencer: '<rootDir>/test/setup/sequencer.js',
   testTimeout: 120000,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { resetConfig } from '../../shared/config';
 import { ensureDatabase, migrate, openOrm } from '../../shared/db';
 import { logger } from '../../shared/logger';
@@ -12,7 +13,7 @@ import { SUBGRAPHS } from '../../subgraphs';
  * Every test run gets its own PostgreSQL database and its own Redis key prefix, so runs never see each other's
  * data and a failed run leaves nothing behind that the next one trips over. Workers inherit these variables.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   // The project pins its runtime (the `node` devDependency, first on every npm script's PATH): say which one runs.
   console.log(`\ntests run on Node.js ${process.version}`);
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
@@ -61,5 +62,20 @@ export default async function globalSetup(): Promise<void> {
     const orm = await openOrm(def);
     await migrate(orm, def.name);
     await orm.close();
+  }
+  // Test files running at the same time in different jest workers each boot a platform with its own outbox relay and
+  // queue workers. On one database, one platform would relay the other's events and run its jobs under its own
+  // configuration (a suite's transcription server, storage directory or mailbox). Each worker gets a copy of the
+  // migrated database (test/setup/worker-isolation.ts); teardown drops them with the run's database.
+  const admin = new URL(db);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    for (let worker = 1; worker <= Math.max(1, globalConfig.maxWorkers); worker++) {
+      await client.query(`create database "ccp_test_${run}_w${worker}" template "ccp_test_${run}"`);
+    }
+  } finally {
+    await client.end();
   }
 }

@@ -28,7 +28,7 @@ async function dropRunData(): Promise<void> {
   await client.end();
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const base = process.env.REDIS_PREFIX!;
-  // Each jest worker ran under its own prefix (test/setup/worker-redis-prefix.ts).
+  // Each jest worker ran under its own prefix (test/setup/worker-isolation.ts).
   for (const prefix of [base, ...Array.from({ length: 16 }, (_, i) => `${base}_w${i + 1}`)]) await deletePrefix(redis, prefix);
   await redis.quit();
 }
