@@ -290,8 +290,8 @@ async function main() {
     }
     const graphBody = JSON.stringify({
       query: `query($id: ID!) { patient(id: $id) { id firstName lastName mrn
-        allergies(limit: 5) { id } vitals(limit: 5) { id } prescriptions(limit: 5) { id }
-        organization { id name } invoices { id } } }`,
+        allergies(first: 5) { nodes { id } } vitals(first: 5) { nodes { id } } prescriptions(first: 5) { nodes { id } }
+        organization { id name } invoices(first: 5) { id } } }`,
       variables: { id },
     });
 
