@@ -175,15 +175,17 @@ describe('the patient graph', () => {
     const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) {
       items { id clinicalRecords { nodes { id encounterType } } vitals { nodes { id heartRate } } labResults { nodes { id } }
         prescriptions { nodes { id } } allergies { nodes { id } } immunizations { nodes { id } } invoices { id number } } } }`;
+    const LIST_TABLES = /"(clinical_records|vitals|lab_results|prescriptions|allergies|immunizations|invoices)"/;
     let queries = 0;
     const restore: (() => void)[] = [];
     for (const name of ['clinical', 'revenue']) {
       const connection = app.platform.runtimes.get(name)!.orm.em.getConnection();
       const original = connection.execute.bind(connection);
-      // The request's reads only: buffered audit inserts and the outbox relay's polling run in the background.
+      // Reads of the lists the query asks for: the outbox relay, buffered audit writes and the consumers of the new
+      // patients (the MPI matcher) read other tables in the background at the same time.
       (connection as unknown as { execute: typeof original }).execute = ((...args: Parameters<typeof original>) => {
         const sql = String(args[0]);
-        if (/^\s*select/i.test(sql) && !sql.includes('.outbox')) queries++;
+        if (/^\s*select/i.test(sql) && LIST_TABLES.test(sql)) queries++;
         return original(...args);
       }) as typeof original;
       restore.push(() => ((connection as unknown as { execute: typeof original }).execute = original));
@@ -201,7 +203,7 @@ describe('the patient graph', () => {
       const fewest = async (limit: number) => Math.min(await count(limit), await count(limit), await count(limit));
       const few = await fewest(1);
       const many = await fewest(3);
-      expect(few).toBeGreaterThanOrEqual(8);
+      expect(few).toBeGreaterThanOrEqual(6);
       expect(many).toBe(few);
     } finally {
       for (const r of restore) r();
