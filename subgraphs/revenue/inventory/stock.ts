@@ -162,33 +162,24 @@ export async function reserve(
 }
 
 /** Gives an order's reserved units back (the order was cancelled). */
-export async function release(
-  em: EntityManager,
-  facilityId: string,
-  lines: readonly StockLine[],
-  orderId: string,
-  actorId: string | null,
-): Promise<void> {
-  const held = merged(lines);
-  const items = await lockItems(
-    em,
-    facilityId,
-    held.map((l) => l.productId),
-  );
-  for (const line of held) {
-    const item = items.get(line.productId);
-    if (!item) throw new Error(`order ${orderId} holds ${line.productId}, which the facility has no item for`);
-    move(em, item, { reason: StockMovementReason.released, onHandChange: 0, reservedChange: -line.quantity, orderId, actorId });
-  }
+export function release(em: EntityManager, facilityId: string, lines: readonly StockLine[], orderId: string, actorId: string | null) {
+  return settleReserved(em, facilityId, lines, orderId, actorId, StockMovementReason.released, false);
 }
 
 /** Takes an order's reserved units out of stock (the order was delivered). */
-export async function consume(
+export function consume(em: EntityManager, facilityId: string, lines: readonly StockLine[], orderId: string, actorId: string | null) {
+  return settleReserved(em, facilityId, lines, orderId, actorId, StockMovementReason.delivered, true);
+}
+
+/** Ends an order's reservation: the units go back (released) or leave the stock with it (delivered). */
+async function settleReserved(
   em: EntityManager,
   facilityId: string,
   lines: readonly StockLine[],
   orderId: string,
   actorId: string | null,
+  reason: StockMovementReason,
+  leavesStock: boolean,
 ): Promise<void> {
   const held = merged(lines);
   const items = await lockItems(
@@ -199,13 +190,7 @@ export async function consume(
   for (const line of held) {
     const item = items.get(line.productId);
     if (!item) throw new Error(`order ${orderId} holds ${line.productId}, which the facility has no item for`);
-    move(em, item, {
-      reason: StockMovementReason.delivered,
-      onHandChange: -line.quantity,
-      reservedChange: -line.quantity,
-      orderId,
-      actorId,
-    });
+    move(em, item, { reason, onHandChange: leavesStock ? -line.quantity : 0, reservedChange: -line.quantity, orderId, actorId });
   }
 }
 
