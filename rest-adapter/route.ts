@@ -35,6 +35,12 @@ export interface RouteSpec {
    */
   synonyms?: Record<string, string | ((value: unknown) => string)>;
   /**
+   * Other spellings REST clients send for the value of a body field that is an enum in the graph, where the wire took
+   * them before (`Male` for `male`): the field's wire name → a function of the value sent giving the enum's value
+   * (`anyCase`). A wire spelling only; GraphQL takes the enum's values.
+   */
+  values?: Record<string, (value: unknown) => unknown>;
+  /**
    * A file upload (audio): the body is streamed to object storage, never parsed or held whole (rest-adapter/upload.ts).
    * The subgraph keeps the rules: `reserve` authorizes and answers where the file goes and how large it may be,
    * `complete` records what was stored, and its result is the answer. `operation` names the document for other
@@ -48,6 +54,9 @@ export interface RouteSpec {
    */
   envelope?: false;
 }
+
+/** For `values`: an enum value sent in any letter case (the enums' values are lower case). */
+export const anyCase = (value: unknown): unknown => (typeof value === 'string' ? value.toLowerCase() : value);
 
 export interface UploadSpec {
   /**

@@ -199,12 +199,23 @@ function withSynonyms(body: unknown, synonyms: RouteSpec['synonyms']): unknown {
   return out;
 }
 
+/** The body with the route's other spellings of enum values replaced by the values they stand for. */
+function withValues(body: unknown, values: RouteSpec['values']): unknown {
+  if (!values || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [field, spell] of Object.entries(values)) if (field in out) out[field] = spell(out[field]);
+  return out;
+}
+
 /** The parts of a request variables are read from (an upload passes its own body and fields). */
 export type VariableSources = Pick<Request, 'body' | 'query' | 'params'>;
 
 export function readVariables(route: CompiledRoute, req: VariableSources, issues: FieldIssue[]): Record<string, unknown> {
   // A plain-text body goes, whole, to the route's text variable.
-  const body = withSynonyms(typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown), route.synonyms);
+  const body = withValues(
+    withSynonyms(typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown), route.synonyms),
+    route.values,
+  );
   const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const query = req.query as Record<string, unknown>;
   const variables: Record<string, unknown> = {};

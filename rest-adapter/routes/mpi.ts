@@ -1,4 +1,4 @@
-import { defineRoutes } from '../route';
+import { anyCase, defineRoutes } from '../route';
 
 /** The master patient index: SUPER:ADMIN and APP:ADMIN only (403 for any other role, 401 without credentials). */
 export default defineRoutes('Master patient index', [
@@ -6,6 +6,7 @@ export default defineRoutes('Master patient index', [
     method: 'POST',
     path: '/api/mpi/match',
     operation: 'MatchPatients',
+    values: { gender: anyCase },
     summary: "Find matching patients by demographics (or `patient_id`): candidates scored in [0, 1] with each field's contribution",
     access: 'admin',
   },

@@ -1,10 +1,13 @@
-import { defineRoutes } from '../route';
+import { anyCase, defineRoutes } from '../route';
+
+/** `gender` is taken in any letter case, as it was before it became an enum. */
+const GENDER = { gender: anyCase };
 
 export default defineRoutes('Patients', [
-  { method: 'POST', path: '/api/patients', operation: 'CreatePatient', summary: 'Create a patient profile', status: 201 },
+  { method: 'POST', path: '/api/patients', operation: 'CreatePatient', summary: 'Create a patient profile', status: 201, values: GENDER },
   { method: 'GET', path: '/api/patients/me', operation: 'MyPatientProfile', summary: "Get the current patient's profile" },
   { method: 'GET', path: '/api/patients/:id', operation: 'Patient', summary: 'Get a patient by id' },
-  { method: 'PATCH', path: '/api/patients/:id', operation: 'UpdatePatient', summary: 'Update a patient profile' },
+  { method: 'PATCH', path: '/api/patients/:id', operation: 'UpdatePatient', summary: 'Update a patient profile', values: GENDER },
   {
     method: 'GET',
     path: '/api/organizations/:org_id/patients',
@@ -17,6 +20,7 @@ export default defineRoutes('Patients', [
     operation: 'RegisterOrganizationPatient',
     summary: 'Register a patient for an organization; assigns a medical record number when none is given',
     status: 201,
+    values: GENDER,
   },
   {
     method: 'GET',

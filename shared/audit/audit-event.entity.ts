@@ -1,7 +1,19 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../model';
+
+/** Who acted: a signed-in user, an API key, the platform itself, or nobody signed in. */
+export enum AuditActorType {
+  user = 'user',
+  api_key = 'api_key',
+  system = 'system',
+  anonymous = 'anonymous',
+}
+registerEnumType(AuditActorType, {
+  name: 'AuditActorType',
+  description: 'Who acted: a signed-in user, an API key, the platform itself (system), or a caller not signed in (anonymous)',
+});
 
 /** Who read or changed which patient data, when and from where. Append-only. */
 @ObjectType('AuditEvent', { description: 'One entry of the audit trail: who did what to which record, when and from where' })
@@ -47,9 +59,9 @@ export class AuditEvent extends BaseRecord {
   @Property({ type: 'uuid', nullable: true })
   actorId?: string | null;
 
-  @Field({ description: 'user, api_key or system' })
+  @Field(() => AuditActorType)
   @Property({ type: 'text' })
-  actorType!: string;
+  actorType!: `${AuditActorType}`;
 
   @Field(() => ID, { nullable: true })
   @Property({ type: 'uuid', nullable: true })

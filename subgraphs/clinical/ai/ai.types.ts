@@ -22,6 +22,20 @@ registerEnumType(PceRace, {
     'The pooled cohort equations exist for African American and white adults; other: scored with the white equations (said in the answer)',
 });
 
+export enum LabValueStatus {
+  critical_low = 'critical_low',
+  low = 'low',
+  normal = 'normal',
+  high = 'high',
+  critical_high = 'critical_high',
+  unknown = 'unknown',
+}
+registerEnumType(LabValueStatus, {
+  name: 'LabValueStatus',
+  description:
+    'Where a lab value falls against its interval: critical_low, low, normal, high, critical_high, or unknown (no interval in this unit)',
+});
+
 // ---- Registry ----
 
 @InputType({ description: 'An external model to register' })
@@ -323,8 +337,8 @@ export class InterpretedLabResult {
   @Field({ description: 'UCUM unit' })
   unit!: string;
 
-  @Field({ description: 'critical_low, low, normal, high, critical_high, or unknown (no interval in this unit)' })
-  status!: string;
+  @Field(() => LabValueStatus)
+  status!: `${LabValueStatus}`;
 
   @Field(() => Float, { nullable: true, description: 'Lower limit of the interval used' })
   low?: number | null;
@@ -545,11 +559,20 @@ export class CancerDetectionInput {
 @ObjectType({ description: "A cancer detection model's answer, as the model gave it" })
 export class CancerDetectionAnswer extends AiAnswer {}
 
+export enum ChatRole {
+  system = 'system',
+  user = 'user',
+  assistant = 'assistant',
+}
+registerEnumType(ChatRole, {
+  name: 'ChatRole',
+  description: 'Who says a chat message, as OpenAI-compatible chat APIs name it: system, user or assistant',
+});
+
 @InputType({ description: 'A chat message for an OpenAI-compatible model' })
 export class ChatMessageInput {
-  @Field({ description: 'system, user or assistant' })
-  @IsOneOf(['system', 'user', 'assistant'])
-  role!: string;
+  @Field(() => ChatRole)
+  role!: ChatRole;
 
   @Field({ description: 'The message text' })
   @IsText(100_000)

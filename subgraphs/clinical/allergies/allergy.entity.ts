@@ -1,11 +1,47 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { LocalDate } from '../../../shared/scalars';
 import { PatientRecord } from '../patient-record';
 
-export const ALLERGY_SEVERITIES = ['mild', 'moderate', 'severe'] as const;
-export const ALLERGY_TYPES = ['allergy', 'intolerance'] as const;
-export const ALLERGY_CATEGORIES = ['food', 'medication', 'environment', 'biologic'] as const;
-export const ALLERGY_CRITICALITIES = ['low', 'high', 'unable_to_assess'] as const;
+export enum AllergySeverity {
+  mild = 'mild',
+  moderate = 'moderate',
+  severe = 'severe',
+}
+registerEnumType(AllergySeverity, {
+  name: 'AllergySeverity',
+  description: 'How bad the reaction is (FHIR reaction severity): mild, moderate or severe',
+});
+
+export enum AllergyType {
+  allergy = 'allergy',
+  intolerance = 'intolerance',
+}
+registerEnumType(AllergyType, {
+  name: 'AllergyType',
+  description: 'allergy (an immune reaction) or intolerance (a non-immune one), as FHIR AllergyIntolerance.type',
+});
+
+export enum AllergyCategory {
+  food = 'food',
+  medication = 'medication',
+  environment = 'environment',
+  biologic = 'biologic',
+}
+registerEnumType(AllergyCategory, {
+  name: 'AllergyCategory',
+  description: 'What kind of substance it is (FHIR AllergyIntolerance.category): food, medication, environment or biologic',
+});
+
+export enum AllergyCriticality {
+  low = 'low',
+  high = 'high',
+  unable_to_assess = 'unable_to_assess',
+}
+registerEnumType(AllergyCriticality, {
+  name: 'AllergyCriticality',
+  description: 'The risk of a life-threatening reaction on another exposure (FHIR): low, high, or unable to assess',
+});
 
 /** Clinical status; it may move either way (an allergy can recur), so there is no state machine. */
 export enum AllergyStatus {
@@ -35,23 +71,23 @@ export class Allergy extends PatientRecord {
   @Property({ type: 'text', nullable: true })
   reaction?: string | null;
 
-  @Field(() => String, { nullable: true, description: ALLERGY_SEVERITIES.join(', ') })
+  @Field(() => AllergySeverity, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  severity?: string | null;
+  severity?: AllergySeverity | null;
 
-  @Field({ description: ALLERGY_TYPES.join(', ') })
+  @Field(() => AllergyType)
   @Property({ type: 'text' })
-  type!: string;
+  type!: AllergyType;
 
-  @Field(() => String, { nullable: true, description: ALLERGY_CATEGORIES.join(', ') })
+  @Field(() => AllergyCategory, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  category?: string | null;
+  category?: AllergyCategory | null;
 
-  @Field(() => String, { nullable: true, description: ALLERGY_CRITICALITIES.join(', ') })
+  @Field(() => AllergyCriticality, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  criticality?: string | null;
+  criticality?: AllergyCriticality | null;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { nullable: true, description: 'When the allergy began' })
   @Property({ type: 'date', nullable: true })
   onsetDate?: string | null;
 

@@ -4,7 +4,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, writableRow } from '../access/patient-rows';
 import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
-import { Allergy, AllergyStatus, substanceKey } from './allergy.entity';
+import { Allergy, AllergyStatus, AllergyType, substanceKey } from './allergy.entity';
 import type { AllergyListArgs, RecordAllergyInput, UpdateAllergyInput } from './allergy.types';
 
 const RESOURCE = 'allergy';
@@ -24,7 +24,7 @@ export class AllergyService {
       substance,
       reaction: input.reaction?.trim() ?? null,
       severity: input.severity ?? null,
-      type: input.type ?? 'allergy',
+      type: input.type ?? AllergyType.allergy,
       category: input.category ?? null,
       criticality: input.criticality ?? null,
       onsetDate: input.onsetDate ?? null,

@@ -1,8 +1,9 @@
 import { ArgsType, Field, InputType, ObjectType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
-import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_TYPES, Allergy, AllergyStatus } from './allergy.entity';
+import { LocalDate } from '../../../shared/scalars';
+import { IsCalendarDate, IsText } from '../../../shared/validation';
+import { Allergy, AllergyCategory, AllergyCriticality, AllergySeverity, AllergyStatus, AllergyType } from './allergy.entity';
 
 @InputType({ description: 'The allergy or intolerance to record' })
 export class RecordAllergyInput {
@@ -14,23 +15,19 @@ export class RecordAllergyInput {
   @IsText(1000)
   reaction?: string;
 
-  @Field({ nullable: true, description: ALLERGY_SEVERITIES.join(', ') })
-  @IsOneOf(ALLERGY_SEVERITIES)
-  severity?: string;
+  @Field(() => AllergySeverity, { nullable: true })
+  severity?: AllergySeverity;
 
-  @Field({ nullable: true, description: `${ALLERGY_TYPES.join(', ')}; allergy when omitted` })
-  @IsOneOf(ALLERGY_TYPES)
-  type?: string;
+  @Field(() => AllergyType, { nullable: true, description: 'allergy when omitted' })
+  type?: AllergyType;
 
-  @Field({ nullable: true, description: ALLERGY_CATEGORIES.join(', ') })
-  @IsOneOf(ALLERGY_CATEGORIES)
-  category?: string;
+  @Field(() => AllergyCategory, { nullable: true })
+  category?: AllergyCategory;
 
-  @Field({ nullable: true, description: ALLERGY_CRITICALITIES.join(', ') })
-  @IsOneOf(ALLERGY_CRITICALITIES)
-  criticality?: string;
+  @Field(() => AllergyCriticality, { nullable: true })
+  criticality?: AllergyCriticality;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD, not in the future' })
+  @Field(() => LocalDate, { nullable: true, description: 'Not in the future' })
   @IsCalendarDate({ notFuture: true })
   onsetDate?: string;
 
@@ -53,23 +50,19 @@ export class UpdateAllergyInput {
   @IsText(1000)
   reaction?: string | null;
 
-  @Field(() => String, { nullable: true })
-  @IsOneOf(ALLERGY_SEVERITIES)
-  severity?: string | null;
+  @Field(() => AllergySeverity, { nullable: true })
+  severity?: AllergySeverity | null;
 
-  @Field({ nullable: true })
-  @IsOneOf(ALLERGY_TYPES)
-  type?: string;
+  @Field(() => AllergyType, { nullable: true })
+  type?: AllergyType;
 
-  @Field(() => String, { nullable: true })
-  @IsOneOf(ALLERGY_CATEGORIES)
-  category?: string | null;
+  @Field(() => AllergyCategory, { nullable: true })
+  category?: AllergyCategory | null;
 
-  @Field(() => String, { nullable: true })
-  @IsOneOf(ALLERGY_CRITICALITIES)
-  criticality?: string | null;
+  @Field(() => AllergyCriticality, { nullable: true })
+  criticality?: AllergyCriticality | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => LocalDate, { nullable: true, description: 'Not in the future' })
   @IsCalendarDate({ notFuture: true })
   onsetDate?: string | null;
 

@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LocalDate } from '../../../shared/scalars';
 import { BaseRecord } from '../../../shared/model';
 import { PatientRecord } from '../patient-record';
 import { CONSCIOUSNESS_LEVELS } from './news2';
@@ -237,7 +238,7 @@ export class AdverseEvent extends PatientRecord {
   @Property({ type: 'text' })
   reaction!: string;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { nullable: true })
   @Property({ type: 'date', nullable: true })
   onsetDate?: string | null;
 

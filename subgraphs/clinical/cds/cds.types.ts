@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, ValidateNested } from 'class-validator';
-import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LocalDate } from '../../../shared/scalars';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsInRange, IsText } from '../../../shared/validation';
 import { VITAL_SIGNS, type VitalSign } from '../vitals/vital.entity';
@@ -54,6 +55,54 @@ export class DrugInteractionCheckInput {
   includeActiveMedications?: boolean;
 }
 
+export enum MedicationMatchedBy {
+  rxcui = 'rxcui',
+  name = 'name',
+  none = 'none',
+}
+registerEnumType(MedicationMatchedBy, {
+  name: 'MedicationMatchedBy',
+  description: 'How a medication was recognised: by its RxNorm code, by its name, or none (unrecognised)',
+});
+
+export enum CheckedMedicationOrigin {
+  request = 'request',
+  active_prescription = 'active_prescription',
+}
+registerEnumType(CheckedMedicationOrigin, {
+  name: 'CheckedMedicationOrigin',
+  description: 'Where a checked medication came from: the request, or an active prescription of the patient',
+});
+
+export enum InteractionBasis {
+  ingredients = 'ingredients',
+  ingredient_and_class = 'ingredient_and_class',
+  classes = 'classes',
+}
+registerEnumType(InteractionBasis, {
+  name: 'InteractionBasis',
+  description: 'What an interaction rule matched: both ingredients by name, an ingredient and a class, or two classes',
+});
+
+export enum AllergyConflictBasis {
+  same_drug = 'same_drug',
+  same_class = 'same_class',
+  cross_reactive = 'cross_reactive',
+}
+registerEnumType(AllergyConflictBasis, {
+  name: 'AllergyConflictBasis',
+  description: 'Why a medication conflicts with an allergy: the same drug, the same class, or a cross-reactive class',
+});
+
+export enum PanicDirection {
+  low = 'low',
+  high = 'high',
+}
+registerEnumType(PanicDirection, {
+  name: 'PanicDirection',
+  description: 'Which panic limit a critical value is beyond: low or high',
+});
+
 @ObjectType({ description: 'An ingredient of the drug vocabulary' })
 export class DrugIngredient {
   @Field({ description: 'Vocabulary key, such as warfarin' })
@@ -80,14 +129,14 @@ export class CheckedMedication {
   @Field(() => String, { nullable: true, description: 'The RxNorm code as given' })
   rxcui?: string | null;
 
-  @Field({ description: 'rxcui, name, or none (unrecognised)' })
-  matchedBy!: string;
+  @Field(() => MedicationMatchedBy)
+  matchedBy!: `${MedicationMatchedBy}`;
 
   @Field(() => [DrugIngredient], { description: 'The ingredients it resolved to; empty when unrecognised' })
   ingredients!: DrugIngredient[];
 
-  @Field({ description: 'request, or active_prescription' })
-  origin!: string;
+  @Field(() => CheckedMedicationOrigin)
+  origin!: `${CheckedMedicationOrigin}`;
 }
 
 @ObjectType({ description: 'A medication the vocabulary does not know: no interaction could be checked for it' })
@@ -119,8 +168,8 @@ export class DrugInteraction {
   @Field(() => [String], { description: 'The two ingredients that interact' })
   ingredients!: string[];
 
-  @Field({ description: 'ingredients (a rule naming both), ingredient_and_class, or classes' })
-  basis!: string;
+  @Field(() => InteractionBasis)
+  basis!: `${InteractionBasis}`;
 
   @Field({ description: "The rule's published source" })
   source!: string;
@@ -152,8 +201,8 @@ export class AllergyConflict {
   @Field(() => String, { nullable: true, description: 'The recorded reaction' })
   reaction?: string | null;
 
-  @Field({ description: 'same_drug, same_class, or cross_reactive' })
-  basis!: string;
+  @Field(() => AllergyConflictBasis)
+  basis!: `${AllergyConflictBasis}`;
 
   @Field(() => String, { nullable: true, description: 'The allergy class involved, such as penicillins' })
   allergyClass?: string | null;
@@ -384,8 +433,8 @@ export class PanicValueFinding {
   @Field({ description: 'Beyond a panic limit: call the responsible clinician now' })
   critical!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'low or high, when critical' })
-  direction?: string | null;
+  @Field(() => PanicDirection, { nullable: true, description: 'When critical' })
+  direction?: `${PanicDirection}` | null;
 
   @Field(() => Float, { nullable: true, description: 'The low panic limit, in the unit' })
   low?: number | null;
@@ -431,7 +480,7 @@ export class ReportAdverseEventInput {
   @IsText(500)
   reaction!: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD, not in the future' })
+  @Field(() => LocalDate, { nullable: true, description: 'Not in the future' })
   @IsCalendarDate({ notFuture: true })
   onsetDate?: string;
 
@@ -474,13 +523,39 @@ export class AdverseEventPage extends PageOf(AdverseEvent) {}
 
 // ---- Patient risk ----
 
+export enum RiskLevel {
+  low = 'low',
+  medium = 'medium',
+  high = 'high',
+}
+registerEnumType(RiskLevel, {
+  name: 'RiskLevel',
+  description: 'How worried to be about a patient, or one reason for it: low, medium or high',
+});
+
+export enum RiskReasonKind {
+  news2 = 'news2',
+  critical_result = 'critical_result',
+  interaction = 'interaction',
+  allergy_conflict = 'allergy_conflict',
+  allergy = 'allergy',
+  adverse_event = 'adverse_event',
+  missed_immunization = 'missed_immunization',
+}
+registerEnumType(RiskReasonKind, {
+  name: 'RiskReasonKind',
+  description:
+    'What a risk reason is: a NEWS2 score, an unreviewed critical lab result, an interaction or allergy conflict of active ' +
+    'prescriptions, an active allergy, a serious adverse reaction, or a missed immunization',
+});
+
 @ObjectType({ description: 'One reason in a patient risk assessment' })
 export class RiskReason {
-  @Field({ description: 'news2, critical_result, interaction, allergy_conflict, allergy, adverse_event, missed_immunization' })
-  kind!: string;
+  @Field(() => RiskReasonKind)
+  kind!: `${RiskReasonKind}`;
 
-  @Field({ description: 'low, medium or high' })
-  level!: string;
+  @Field(() => RiskLevel)
+  level!: `${RiskLevel}`;
 
   @Field({ description: 'The reason in a sentence' })
   summary!: string;
@@ -500,8 +575,8 @@ export class PatientRisk {
   @Field(() => ID, { description: 'The patient assessed' })
   patientId!: string;
 
-  @Field({ description: 'low, medium or high: the highest level among the reasons' })
-  level!: string;
+  @Field(() => RiskLevel, { description: 'The highest level among the reasons' })
+  level!: `${RiskLevel}`;
 
   @Field(() => [RiskReason], { description: 'Highest level first' })
   reasons!: RiskReason[];

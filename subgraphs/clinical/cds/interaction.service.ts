@@ -27,7 +27,7 @@ import {
 
 const RULE_RESOURCE = 'drug_interaction_rule';
 
-function checked(m: ResolvedMedication, origin: string): CheckedMedication {
+function checked(m: ResolvedMedication, origin: CheckedMedication['origin']): CheckedMedication {
   return {
     index: m.index,
     name: m.name,

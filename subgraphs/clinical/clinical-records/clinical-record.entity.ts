@@ -1,29 +1,33 @@
 import { Entity, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
 import { PatientRecord } from '../patient-record';
 
-export const ENCOUNTER_TYPES = [
-  'consultation',
-  'follow_up',
-  'emergency',
-  'admission',
-  'discharge',
-  'telemedicine',
-  'procedure',
-  'home_visit',
-  'other',
-] as const;
+export enum EncounterType {
+  consultation = 'consultation',
+  follow_up = 'follow_up',
+  emergency = 'emergency',
+  admission = 'admission',
+  discharge = 'discharge',
+  telemedicine = 'telemedicine',
+  procedure = 'procedure',
+  home_visit = 'home_visit',
+  other = 'other',
+}
+registerEnumType(EncounterType, {
+  name: 'EncounterType',
+  description: 'The kind of encounter a clinical record notes',
+});
 
 /** A note of an encounter with a patient. Never hard-deleted: deletion is recorded, and every change is a version. */
 @ObjectType('ClinicalRecord', { description: 'A clinical record of an encounter (complaint, findings, notes), kept with every version' })
 @Entity({ tableName: 'clinical_records' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class ClinicalRecord extends PatientRecord {
-  @Field({ description: ENCOUNTER_TYPES.join(', ') })
+  @Field(() => EncounterType)
   @Property({ type: 'text' })
-  encounterType!: string;
+  encounterType!: EncounterType;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

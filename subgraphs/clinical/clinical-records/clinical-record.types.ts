@@ -2,18 +2,17 @@ import { Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsOneOf, IsText } from '../../../shared/validation';
+import { IsText } from '../../../shared/validation';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
-import { ClinicalRecord, ENCOUNTER_TYPES } from './clinical-record.entity';
+import { ClinicalRecord, EncounterType } from './clinical-record.entity';
 
 @InputType({ description: 'The fields of a new clinical record' })
 export class CreateClinicalRecordInput {
   @Field(() => ID)
   patientId!: string;
 
-  @Field({ description: ENCOUNTER_TYPES.join(', ') })
-  @IsOneOf(ENCOUNTER_TYPES)
-  encounterType!: string;
+  @Field(() => EncounterType)
+  encounterType!: EncounterType;
 
   @Field({ nullable: true })
   @IsText(2000)
@@ -26,9 +25,8 @@ export class CreateClinicalRecordInput {
 
 @InputType({ description: 'The fields of a clinical record to change; those left out stay' })
 export class UpdateClinicalRecordInput {
-  @Field({ nullable: true })
-  @IsOneOf(ENCOUNTER_TYPES)
-  encounterType?: string;
+  @Field(() => EncounterType, { nullable: true })
+  encounterType?: EncounterType;
 
   @Field(() => String, { nullable: true })
   @IsText(2000)

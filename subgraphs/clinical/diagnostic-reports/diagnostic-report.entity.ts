@@ -4,7 +4,17 @@ import { stateMachine } from '../../../shared/state-machine';
 import { PatientRecord } from '../patient-record';
 
 /** FHIR DiagnosticReport categories (diagnostic service sections), narrowed to what a clinic reports. */
-export const DIAGNOSTIC_REPORT_CATEGORIES = ['laboratory', 'imaging', 'pathology', 'cardiology', 'other'] as const;
+export enum DiagnosticReportCategory {
+  laboratory = 'laboratory',
+  imaging = 'imaging',
+  pathology = 'pathology',
+  cardiology = 'cardiology',
+  other = 'other',
+}
+registerEnumType(DiagnosticReportCategory, {
+  name: 'DiagnosticReportCategory',
+  description: 'What kind of diagnostic report it is (the service section that issued it)',
+});
 
 /** FHIR DiagnosticReport statuses a report here goes through. */
 export enum DiagnosticReportStatus {
@@ -35,9 +45,9 @@ export class DiagnosticReport extends PatientRecord {
   @Property({ type: 'uuid', nullable: true })
   serviceRequestId?: string | null;
 
-  @Field(() => String, { nullable: true, description: DIAGNOSTIC_REPORT_CATEGORIES.join(', ') })
+  @Field(() => DiagnosticReportCategory, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  category?: string | null;
+  category?: DiagnosticReportCategory | null;
 
   @Field({ description: 'What was investigated: a code (LOINC, SNOMED CT, a local code) or a short text' })
   @Property({ type: 'text' })

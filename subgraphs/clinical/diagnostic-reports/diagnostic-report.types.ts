@@ -1,9 +1,9 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
+import { IsNotFuture, IsText } from '../../../shared/validation';
 import { IsCodeSystem } from '../service-requests/service-request.types';
-import { DIAGNOSTIC_REPORT_CATEGORIES, DiagnosticReport, DiagnosticReportStatus } from './diagnostic-report.entity';
+import { DiagnosticReport, DiagnosticReportCategory, DiagnosticReportStatus } from './diagnostic-report.entity';
 
 @InputType({ description: 'The fields of a new diagnostic report' })
 export class CreateDiagnosticReportInput {
@@ -13,9 +13,8 @@ export class CreateDiagnosticReportInput {
   @Field(() => ID, { nullable: true, description: 'The service request the report answers (of the same patient)' })
   serviceRequestId?: string;
 
-  @Field({ nullable: true, description: DIAGNOSTIC_REPORT_CATEGORIES.join(', ') })
-  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
-  category?: string;
+  @Field(() => DiagnosticReportCategory, { nullable: true })
+  category?: DiagnosticReportCategory;
 
   @Field({ description: 'What was investigated: a code (LOINC, SNOMED CT, a local code) or a short text' })
   @IsText(200)
@@ -49,9 +48,8 @@ export class CreateDiagnosticReportInput {
 /** Every field optional; optional fields sent as null are cleared. Only a preliminary report changes. */
 @InputType({ description: 'The fields of a diagnostic report to change; those left out stay' })
 export class UpdateDiagnosticReportInput {
-  @Field(() => String, { nullable: true })
-  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
-  category?: string | null;
+  @Field(() => DiagnosticReportCategory, { nullable: true })
+  category?: DiagnosticReportCategory | null;
 
   @Field({ nullable: true })
   @IsText(200)
@@ -90,9 +88,8 @@ export class DiagnosticReportListArgs extends PageArgs {
   @Field(() => DiagnosticReportStatus, { nullable: true })
   status?: DiagnosticReportStatus;
 
-  @Field({ nullable: true })
-  @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
-  category?: string;
+  @Field(() => DiagnosticReportCategory, { nullable: true })
+  category?: DiagnosticReportCategory;
 
   @Field(() => ID, { nullable: true, description: 'Only the reports answering this service request' })
   serviceRequestId?: string;

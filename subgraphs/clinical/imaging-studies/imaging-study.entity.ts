@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { stateMachine } from '../../../shared/state-machine';
-import { MODALITIES } from '../imaging/imaging-order.entity';
+import { ImagingModality } from '../imaging/imaging-order.entity';
 import { PatientRecord } from '../patient-record';
 
 /** A DICOM UID (PS3.5 9.1): numeric components without leading zeros, separated by dots, at most 64 characters. */
@@ -59,9 +59,9 @@ export class ImagingStudy extends PatientRecord {
   @Property({ type: 'uuid', nullable: true })
   serviceRequestId?: string | null;
 
-  @Field({ description: `DICOM modality: ${MODALITIES.join(', ')}` })
+  @Field(() => ImagingModality)
   @Property({ type: 'text' })
-  modality!: string;
+  modality!: ImagingModality;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

@@ -2,8 +2,8 @@ import { Matches, MaxLength, Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
-import { MODALITIES } from '../imaging/imaging-order.entity';
+import { IsNotFuture, IsText } from '../../../shared/validation';
+import { ImagingModality } from '../imaging/imaging-order.entity';
 import { DICOM_UID, DICOM_UID_MAX, ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
 
 @InputType({ description: 'The fields of a new imaging study (DICOM metadata)' })
@@ -17,9 +17,8 @@ export class CreateImagingStudyInput {
   @Field(() => ID, { nullable: true, description: 'The service request the study fulfils (of the same patient)' })
   serviceRequestId?: string;
 
-  @Field({ description: `DICOM modality code: ${MODALITIES.join(', ')}` })
-  @IsOneOf(MODALITIES)
-  modality!: string;
+  @Field(() => ImagingModality)
+  modality!: ImagingModality;
 
   @Field({ nullable: true, description: 'Body part examined, such as chest or left knee' })
   @IsText(200)
@@ -58,9 +57,8 @@ export class ImagingStudyListArgs extends PageArgs {
   @Field(() => ImagingStudyStatus, { nullable: true })
   status?: ImagingStudyStatus;
 
-  @Field({ nullable: true })
-  @IsOneOf(MODALITIES)
-  modality?: string;
+  @Field(() => ImagingModality, { nullable: true })
+  modality?: ImagingModality;
 }
 
 @ArgsType()

@@ -4,9 +4,42 @@ import { stateMachine } from '../../../shared/state-machine';
 import { PatientRecord } from '../patient-record';
 
 /** DICOM modality codes (PS3.3 C.7.3.1.1.1), stored as given. */
-export const MODALITIES = ['CR', 'CT', 'MR', 'US', 'MG', 'NM', 'PT', 'XA', 'DX', 'RF'] as const;
-export const LATERALITIES = ['left', 'right', 'bilateral', 'none'] as const;
-export const IMAGING_PRIORITIES = ['routine', 'urgent', 'asap', 'stat'] as const;
+export enum ImagingModality {
+  CR = 'CR',
+  CT = 'CT',
+  MR = 'MR',
+  US = 'US',
+  MG = 'MG',
+  NM = 'NM',
+  PT = 'PT',
+  XA = 'XA',
+  DX = 'DX',
+  RF = 'RF',
+}
+registerEnumType(ImagingModality, {
+  name: 'ImagingModality',
+  description: 'DICOM modality code, upper case as DICOM writes it: CR, CT, MR, US, MG, NM, PT, XA, DX or RF',
+});
+export enum Laterality {
+  left = 'left',
+  right = 'right',
+  bilateral = 'bilateral',
+  none = 'none',
+}
+registerEnumType(Laterality, {
+  name: 'Laterality',
+  description: 'Which side of the body: left, right, bilateral, or none (a part without sides)',
+});
+export enum ImagingOrderPriority {
+  routine = 'routine',
+  urgent = 'urgent',
+  asap = 'asap',
+  stat = 'stat',
+}
+registerEnumType(ImagingOrderPriority, {
+  name: 'ImagingOrderPriority',
+  description: 'How soon an imaging order is to be done: routine, urgent, asap or stat (at once)',
+});
 
 export enum ImagingOrderStatus {
   ordered = 'ordered',
@@ -36,21 +69,21 @@ export const IMAGING_ORDER = stateMachine<ImagingOrderStatus, 'schedule' | 'star
 @Entity({ tableName: 'imaging_orders' })
 @Index({ properties: ['patientId', 'createdAt'] })
 export class ImagingOrder extends PatientRecord {
-  @Field({ description: `DICOM modality: ${MODALITIES.join(', ')}` })
+  @Field(() => ImagingModality)
   @Property({ type: 'text' })
-  modality!: string;
+  modality!: ImagingModality;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   bodyPart?: string | null;
 
-  @Field(() => String, { nullable: true, description: LATERALITIES.join(', ') })
+  @Field(() => Laterality, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  laterality?: string | null;
+  laterality?: Laterality | null;
 
-  @Field({ description: IMAGING_PRIORITIES.join(', ') })
+  @Field(() => ImagingOrderPriority)
   @Property({ type: 'text' })
-  priority!: string;
+  priority!: ImagingOrderPriority;
 
   @Field({ description: 'Why the examination is needed' })
   @Property({ type: 'text' })

@@ -7,7 +7,7 @@ import { CLOCK_SKEW_MS } from '../../../shared/validation';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, readableScope, writableRow } from '../access/patient-rows';
 import { auditChange, auditPatientRead, auditRowsRead } from '../../../shared/audit/audit-trail';
-import { IMAGING_ORDER, ImagingOrder, ImagingOrderStatus } from './imaging-order.entity';
+import { IMAGING_ORDER, ImagingOrder, ImagingOrderPriority, ImagingOrderStatus } from './imaging-order.entity';
 import type {
   CancelImagingOrderArgs,
   CreateImagingOrderInput,
@@ -27,7 +27,7 @@ export class ImagingOrderService {
       modality: input.modality,
       bodyPart: input.bodyPart?.trim() ?? null,
       laterality: input.laterality ?? null,
-      priority: input.priority ?? 'routine',
+      priority: input.priority ?? ImagingOrderPriority.routine,
       clinicalIndication: input.clinicalIndication.trim(),
       notes: input.notes?.trim() ?? null,
       status: ImagingOrderStatus.ordered,

@@ -1,28 +1,25 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsOneOf, IsText } from '../../../shared/validation';
-import { IMAGING_PRIORITIES, ImagingOrder, ImagingOrderStatus, LATERALITIES, MODALITIES } from './imaging-order.entity';
+import { IsText } from '../../../shared/validation';
+import { ImagingModality, ImagingOrder, ImagingOrderPriority, ImagingOrderStatus, Laterality } from './imaging-order.entity';
 
 @InputType({ description: 'The fields of a new imaging order' })
 export class CreateImagingOrderInput {
   @Field(() => ID)
   patientId!: string;
 
-  @Field({ description: `DICOM modality code: ${MODALITIES.join(', ')}` })
-  @IsOneOf(MODALITIES)
-  modality!: string;
+  @Field(() => ImagingModality)
+  modality!: ImagingModality;
 
   @Field({ nullable: true, description: 'Body part examined, such as chest or left knee' })
   @IsText(200)
   bodyPart?: string;
 
-  @Field({ nullable: true, description: LATERALITIES.join(', ') })
-  @IsOneOf(LATERALITIES)
-  laterality?: string;
+  @Field(() => Laterality, { nullable: true })
+  laterality?: Laterality;
 
-  @Field({ nullable: true, description: `${IMAGING_PRIORITIES.join(', ')}; routine when omitted` })
-  @IsOneOf(IMAGING_PRIORITIES)
-  priority?: string;
+  @Field(() => ImagingOrderPriority, { nullable: true, description: 'routine when omitted' })
+  priority?: ImagingOrderPriority;
 
   @Field({ description: 'Why the examination is needed' })
   @IsText(2000)
@@ -41,9 +38,8 @@ export class ImagingOrderListArgs extends PageArgs {
   @Field(() => ImagingOrderStatus, { nullable: true })
   status?: ImagingOrderStatus;
 
-  @Field({ nullable: true })
-  @IsOneOf(MODALITIES)
-  modality?: string;
+  @Field(() => ImagingModality, { nullable: true })
+  modality?: ImagingModality;
 }
 
 @ArgsType()

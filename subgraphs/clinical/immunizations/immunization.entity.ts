@@ -1,18 +1,63 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LocalDate } from '../../../shared/scalars';
 import { stateMachine } from '../../../shared/state-machine';
 import { PatientRecord } from '../patient-record';
 
-export const INJECTION_SITES = ['left_arm', 'right_arm', 'left_thigh', 'right_thigh'] as const;
-export const SITES = [...INJECTION_SITES, 'oral', 'intranasal'] as const;
+export enum ImmunizationSite {
+  left_arm = 'left_arm',
+  right_arm = 'right_arm',
+  left_thigh = 'left_thigh',
+  right_thigh = 'right_thigh',
+  oral = 'oral',
+  intranasal = 'intranasal',
+}
+registerEnumType(ImmunizationSite, {
+  name: 'ImmunizationSite',
+  description: 'Where a dose was given: an injection site (left_arm, right_arm, left_thigh, right_thigh), oral or intranasal',
+});
+export const INJECTION_SITES = [
+  ImmunizationSite.left_arm,
+  ImmunizationSite.right_arm,
+  ImmunizationSite.left_thigh,
+  ImmunizationSite.right_thigh,
+] as const;
 
 /** Intensity of an adverse event; seriousness (WHO AEFI: death, life-threatening, hospitalization, ...) is separate. */
-export const AEFI_SEVERITIES = ['mild', 'moderate', 'severe'] as const;
+export enum ImmunizationAdverseEventSeverity {
+  mild = 'mild',
+  moderate = 'moderate',
+  severe = 'severe',
+}
+registerEnumType(ImmunizationAdverseEventSeverity, {
+  name: 'ImmunizationAdverseEventSeverity',
+  description: 'Intensity of an adverse event following immunization: mild, moderate or severe (seriousness is separate)',
+});
 /** Outcome categories of the WHO AEFI reporting form. */
-export const AEFI_OUTCOMES = ['recovering', 'recovered', 'recovered_with_sequelae', 'not_recovered', 'died', 'unknown'] as const;
+export enum ImmunizationAdverseEventOutcome {
+  recovering = 'recovering',
+  recovered = 'recovered',
+  recovered_with_sequelae = 'recovered_with_sequelae',
+  not_recovered = 'not_recovered',
+  died = 'died',
+  unknown = 'unknown',
+}
+registerEnumType(ImmunizationAdverseEventOutcome, {
+  name: 'ImmunizationAdverseEventOutcome',
+  description: "The patient's outcome after an adverse event following immunization (WHO AEFI reporting form)",
+});
 
 /** Why a dose was given against the schedule's rules (stored with the override reason). */
-export const DOSE_FLAGS = ['before_minimum_age', 'before_minimum_interval', 'after_latest_age'] as const;
+export enum DoseFlag {
+  before_minimum_age = 'before_minimum_age',
+  before_minimum_interval = 'before_minimum_interval',
+  after_latest_age = 'after_latest_age',
+}
+registerEnumType(DoseFlag, {
+  name: 'DoseFlag',
+  description: 'Why a dose was given against the schedule: before the minimum age, before the minimum interval, or after the latest age',
+});
+export const DOSE_FLAGS = Object.values(DoseFlag);
 
 /** What is stored about a dose; the status a client sees is worked out from it and today's date. */
 export enum DoseState {
@@ -51,22 +96,22 @@ export class Immunization extends PatientRecord {
   @Property({ type: 'integer' })
   doseNumber!: number;
 
-  @Field({ description: 'YYYY-MM-DD: the recommended age, or the minimum interval after the previous dose if later' })
+  @Field(() => LocalDate, { description: 'The recommended age, or the minimum interval after the previous dose if later' })
   @Property({ type: 'date' })
   dueDate!: string;
 
-  @Field({ description: 'YYYY-MM-DD: earlier than this the dose is too early (minimum age and interval)' })
+  @Field(() => LocalDate, { description: 'Earlier than this the dose is too early (minimum age and interval)' })
   @Property({ type: 'date' })
   earliestDate!: string;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD: from this date on the dose is no longer given' })
+  @Field(() => LocalDate, { nullable: true, description: 'From this date on the dose is no longer given' })
   @Property({ type: 'date', nullable: true })
   latestDate?: string | null;
 
   @Enum({ items: () => DoseState })
   state: Opt<DoseState> = DoseState.scheduled;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { nullable: true })
   @Property({ type: 'date', nullable: true })
   administeredOn?: string | null;
 
@@ -74,9 +119,9 @@ export class Immunization extends PatientRecord {
   @Property({ type: 'text', nullable: true })
   lotNumber?: string | null;
 
-  @Field(() => String, { nullable: true, description: SITES.join(', ') })
+  @Field(() => ImmunizationSite, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  site?: string | null;
+  site?: ImmunizationSite | null;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
@@ -90,9 +135,9 @@ export class Immunization extends PatientRecord {
   @Property({ type: 'boolean', default: false })
   flagged: Opt<boolean> = false;
 
-  @Field(() => [String], { description: DOSE_FLAGS.join(', ') })
+  @Field(() => [DoseFlag])
   @Property({ type: 'text[]', default: '{}' })
-  flags: Opt<string[]> = [];
+  flags: Opt<DoseFlag[]> = [];
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
@@ -113,7 +158,7 @@ export class ImmunizationAdverseEvent extends PatientRecord {
   @Property({ type: 'text' })
   vaccine!: string;
 
-  @Field({ description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate)
   @Property({ type: 'date' })
   onsetDate!: string;
 
@@ -121,17 +166,17 @@ export class ImmunizationAdverseEvent extends PatientRecord {
   @Property({ type: 'text' })
   description!: string;
 
-  @Field({ description: AEFI_SEVERITIES.join(', ') })
+  @Field(() => ImmunizationAdverseEventSeverity)
   @Property({ type: 'text' })
-  severity!: string;
+  severity!: ImmunizationAdverseEventSeverity;
 
   @Field({ description: 'Serious per WHO: death, life-threatening, hospitalization, disability, congenital anomaly' })
   @Property({ type: 'boolean' })
   serious!: boolean;
 
-  @Field(() => String, { nullable: true, description: AEFI_OUTCOMES.join(', ') })
+  @Field(() => ImmunizationAdverseEventOutcome, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  outcome?: string | null;
+  outcome?: ImmunizationAdverseEventOutcome | null;
 
   @Field(() => ID)
   @Property({ type: 'uuid' })

@@ -6,6 +6,7 @@ import { readablePatient, writablePatient } from '../access/patient-access';
 import { auditChange, auditPatientRead } from '../../../shared/audit/audit-trail';
 import type { Patient } from '../patients/patient.entity';
 import {
+  DoseFlag,
   DoseState,
   INJECTION_SITES,
   Immunization,
@@ -165,7 +166,7 @@ export class ImmunizationService {
         notes: input.notes ?? null,
         administeredBy: ctx.viewer!.userId,
         flagged: flags.length > 0,
-        flags: flags.map((f) => f.flag),
+        flags: flags.map((f) => DoseFlag[f.flag]),
         overrideReason: flags.length ? input.overrideReason!.trim() : null,
       });
       // The next dose waits its minimum interval after this one: move its dates.
@@ -291,7 +292,7 @@ export class ImmunizationService {
     previous?: string,
   ) {
     const rule = vaccine.doses[doseNumber - 1];
-    const out: { flag: string; message: string }[] = [];
+    const out: { flag: `${DoseFlag}`; message: string }[] = [];
     const minimumAge = addAge(dateOfBirth, rule.minimum_age);
     if (givenOn < minimumAge)
       out.push({ flag: 'before_minimum_age', message: `before the minimum age of ${describeAge(rule.minimum_age)} (${minimumAge})` });

@@ -1,9 +1,16 @@
 import { ArrayMaxSize, Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { LocalDate } from '../../../shared/scalars';
 import { PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
-import { AEFI_OUTCOMES, AEFI_SEVERITIES, Immunization, ImmunizationAdverseEvent, SITES } from './immunization.entity';
+import {
+  Immunization,
+  ImmunizationAdverseEvent,
+  ImmunizationAdverseEventOutcome,
+  ImmunizationAdverseEventSeverity,
+  ImmunizationSite,
+} from './immunization.entity';
 import { OPTIONAL_VACCINE_CODES, VACCINE_CODES } from './vaccine-schedule';
 
 @InputType({ description: 'Which schedule to generate for the patient' })
@@ -31,11 +38,10 @@ export class AdministerImmunizationInput {
   @IsText(100)
   lotNumber!: string;
 
-  @Field({ description: SITES.join(', ') })
-  @IsOneOf(SITES)
-  site!: string;
+  @Field(() => ImmunizationSite)
+  site!: ImmunizationSite;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD, not in the future; today when omitted' })
+  @Field(() => LocalDate, { nullable: true, description: 'Not in the future; today when omitted' })
   @IsCalendarDate()
   administeredOn?: string;
 
@@ -60,7 +66,7 @@ export class ImmunizationAdverseEventInput {
   @IsOneOf(VACCINE_CODES)
   vaccine?: string;
 
-  @Field({ description: 'YYYY-MM-DD, not in the future' })
+  @Field(() => LocalDate, { description: 'Not in the future' })
   @IsCalendarDate()
   onsetDate!: string;
 
@@ -68,9 +74,8 @@ export class ImmunizationAdverseEventInput {
   @IsText(5000)
   description!: string;
 
-  @Field({ description: AEFI_SEVERITIES.join(', ') })
-  @IsOneOf(AEFI_SEVERITIES)
-  severity!: string;
+  @Field(() => ImmunizationAdverseEventSeverity)
+  severity!: ImmunizationAdverseEventSeverity;
 
   @Field({
     nullable: true,
@@ -81,9 +86,8 @@ export class ImmunizationAdverseEventInput {
   })
   serious?: boolean;
 
-  @Field({ nullable: true, description: AEFI_OUTCOMES.join(', ') })
-  @IsOneOf(AEFI_OUTCOMES)
-  outcome?: string;
+  @Field(() => ImmunizationAdverseEventOutcome, { nullable: true })
+  outcome?: ImmunizationAdverseEventOutcome;
 }
 
 /** A patient's immunization schedule as of today, with the adverse events reported. */
@@ -92,10 +96,10 @@ export class ImmunizationSchedule {
   @Field(() => ID)
   patientId!: string;
 
-  @Field({ description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate)
   dateOfBirth!: string;
 
-  @Field({ description: 'YYYY-MM-DD: the date the statuses are relative to' })
+  @Field(() => LocalDate, { description: 'The date the statuses are relative to' })
   asOf!: string;
 
   @Field(() => Int, { description: 'Days after the due date a dose not given turns from overdue to missed' })

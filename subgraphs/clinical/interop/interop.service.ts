@@ -13,7 +13,7 @@ import { ClinicalRecord } from '../clinical-records/clinical-record.entity';
 import { DoseState, Immunization } from '../immunizations/immunization.entity';
 import { LabResult } from '../labs/lab.entity';
 import { linkedPatientIds } from '../mpi/mpi.service';
-import { Observation, ObservationStatus } from '../observations/observation.entity';
+import { Observation, ObservationCategory, ObservationStatus } from '../observations/observation.entity';
 import { Prescription } from '../prescriptions/prescription.entity';
 import { Vital, VitalStatus } from '../vitals/vital.entity';
 import { fhirBaseUrl, toFhirPatient, type FhirResource } from './fhir';
@@ -264,7 +264,7 @@ export class InteropService {
           for (const l of await newest(LabResult, {}, { createdAt: 'desc' }))
             timed.push({ at: (l.observedAt ?? l.createdAt).getTime(), r: labObservation(l) });
         }
-        const recordedCategory = cat ? cat.replace(/-/g, '_') : null;
+        const recordedCategory = cat ? (cat.replace(/-/g, '_') as ObservationCategory) : null;
         for (const o of await newest(
           Observation,
           { status: { $ne: ObservationStatus.entered_in_error }, ...(recordedCategory ? { category: recordedCategory } : {}) },

@@ -1,13 +1,12 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../../../shared/model';
-import { IsOneOf, IsText } from '../../../shared/validation';
-import { JOURNEY_EVENT_TYPES } from './journey.entity';
+import { IsText } from '../../../shared/validation';
+import { JourneyEventType } from './journey.entity';
 
 @InputType({ description: 'The event to record on the journey' })
 export class RecordJourneyEventInput {
-  @Field({ description: JOURNEY_EVENT_TYPES.join(', ') })
-  @IsOneOf(JOURNEY_EVENT_TYPES)
-  type!: string;
+  @Field(() => JourneyEventType)
+  type!: JourneyEventType;
 
   @Field()
   @IsText(200)

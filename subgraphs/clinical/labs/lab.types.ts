@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
@@ -75,14 +75,25 @@ export class IngestLabMessageArgs {
   message!: string;
 }
 
+/** HL7 v2 acknowledgment codes (table 0008), upper case as in MSA-1. */
+export enum Hl7AckCode {
+  AA = 'AA',
+  AE = 'AE',
+  AR = 'AR',
+}
+registerEnumType(Hl7AckCode, {
+  name: 'Hl7AckCode',
+  description: 'HL7 v2 acknowledgment code (MSA-1), upper case as HL7 writes it: AA accepted, AE error, AR rejected',
+});
+
 /** What the laboratory's system gets back: the HL7 ACK, and what became of the message. */
 @ObjectType({ description: 'The acknowledgement of an HL7 lab message: accepted or why not' })
 export class LabIngestAck {
-  @Field({
+  @Field(() => Hl7AckCode, {
     description:
       'AA stored; AE not stored, or stored in part (see not_stored): unknown patient or order, cancelled order, control id reused for another message; AR malformed or refused (batches)',
   })
-  acknowledgmentCode!: string;
+  acknowledgmentCode!: `${Hl7AckCode}`;
 
   @Field({ description: 'The HL7 ACK message (MSH and MSA segments, separated by CR)' })
   ack!: string;

@@ -104,13 +104,37 @@ export const PATIENT_LINK = stateMachine<PatientLinkStatus, 'approve' | 'reject'
   propose: { from: [PatientLinkStatus.rejected, PatientLinkStatus.unlinked], to: PatientLinkStatus.pending_review },
 });
 
+export enum MatchField {
+  given_name = 'given_name',
+  family_name = 'family_name',
+  birth_date = 'birth_date',
+  gender = 'gender',
+  phone = 'phone',
+  national_id = 'national_id',
+}
+registerEnumType(MatchField, {
+  name: 'MatchField',
+  description: 'A demographic field the matcher compares: given_name, family_name, birth_date, gender, phone or national_id',
+});
+
+export enum MatchOutcome {
+  agree = 'agree',
+  partial = 'partial',
+  disagree = 'disagree',
+  missing = 'missing',
+}
+registerEnumType(MatchOutcome, {
+  name: 'MatchOutcome',
+  description: 'How one field compared: agree, partial, disagree, or missing (absent on either side: no evidence either way)',
+});
+
 @ObjectType('MatchContribution', { description: "One field's part in a match score" })
 export class MatchContribution {
-  @Field({ description: 'given_name, family_name, birth_date, gender, phone or national_id' })
-  field!: string;
+  @Field(() => MatchField)
+  field!: `${MatchField}`;
 
-  @Field({ description: 'agree, partial, disagree, or missing (absent on either side: no evidence either way)' })
-  outcome!: string;
+  @Field(() => MatchOutcome)
+  outcome!: `${MatchOutcome}`;
 
   @Field(() => Float, { nullable: true, description: 'Similarity in [0, 1] from the field comparator; null when missing' })
   similarity!: number | null;

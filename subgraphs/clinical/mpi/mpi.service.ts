@@ -65,7 +65,7 @@ const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function contributionsOf(c: Comparison): MatchContribution[] {
   return c.fields.map((f) => ({
-    field: snake(f.field),
+    field: snake(f.field) as MatchContribution['field'],
     outcome: f.outcome,
     similarity: f.similarity,
     weight: f.weight,

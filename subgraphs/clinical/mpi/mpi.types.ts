@@ -2,8 +2,8 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { Max, Min } from 'class-validator';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
-import { IsCalendarDate, IsCountryCode, IsInRange, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
-import { GENDERS, Patient } from '../patients/patient.entity';
+import { IsCalendarDate, IsCountryCode, IsInRange, IsPhone, IsText } from '../../../shared/validation';
+import { Gender, Patient } from '../patients/patient.entity';
 import { MatchContribution, PatientLink, PatientLinkStatus } from './mpi.entity';
 
 /** Demographics to match: a patient's id, or the fields themselves (first and last name and birth date at least). */
@@ -24,9 +24,8 @@ export class MatchPatientsInput {
   @IsCalendarDate({ notFuture: true })
   dateOfBirth?: string;
 
-  @Field({ nullable: true, description: 'male, female, other or unknown' })
-  @IsOneOf(GENDERS, { ignoreCase: true })
-  gender?: string;
+  @Field(() => Gender, { nullable: true, description: 'REST also takes the value in any letter case' })
+  gender?: Gender;
 
   @Field({ nullable: true, description: 'Phone in international format, such as +254712345678' })
   @IsPhone()

@@ -4,20 +4,35 @@ import { stateMachine } from '../../../shared/state-machine';
 import { PatientRecord } from '../patient-record';
 
 /** FHIR observation categories, in snake_case. */
-export const OBSERVATION_CATEGORIES = [
-  'vital_signs',
-  'laboratory',
-  'social_history',
-  'exam',
-  'survey',
-  'imaging',
-  'procedure',
-  'therapy',
-  'activity',
-] as const;
+export enum ObservationCategory {
+  vital_signs = 'vital_signs',
+  laboratory = 'laboratory',
+  social_history = 'social_history',
+  exam = 'exam',
+  survey = 'survey',
+  imaging = 'imaging',
+  procedure = 'procedure',
+  therapy = 'therapy',
+  activity = 'activity',
+}
+registerEnumType(ObservationCategory, {
+  name: 'ObservationCategory',
+  description: 'What kind of observation it is (FHIR observation category, in snake_case)',
+});
 
 /** FHIR observation interpretation (N, A, L, H, LL, HH), in words. */
-export const INTERPRETATIONS = ['normal', 'abnormal', 'low', 'high', 'critically_low', 'critically_high'] as const;
+export enum ObservationInterpretation {
+  normal = 'normal',
+  abnormal = 'abnormal',
+  low = 'low',
+  high = 'high',
+  critically_low = 'critically_low',
+  critically_high = 'critically_high',
+}
+registerEnumType(ObservationInterpretation, {
+  name: 'ObservationInterpretation',
+  description: 'How a result compares with its reference range (FHIR interpretation N, A, L, H, LL, HH, in words)',
+});
 
 export enum ObservationStatus {
   registered = 'registered',
@@ -80,9 +95,9 @@ export class Observation extends PatientRecord {
   @Property({ type: 'text', nullable: true })
   display?: string | null;
 
-  @Field({ description: OBSERVATION_CATEGORIES.join(', ') })
+  @Field(() => ObservationCategory)
   @Property({ type: 'text' })
-  category!: string;
+  category!: ObservationCategory;
 
   @Field(() => Float, { nullable: true })
   @Property({ type: 'double', nullable: true })
@@ -104,9 +119,9 @@ export class Observation extends PatientRecord {
   @Property({ type: 'timestamptz' })
   effectiveAt!: Date;
 
-  @Field(() => String, { nullable: true, description: INTERPRETATIONS.join(', ') })
+  @Field(() => ObservationInterpretation, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  interpretation?: string | null;
+  interpretation?: ObservationInterpretation | null;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

@@ -1,8 +1,8 @@
 import { Matches } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
-import { INTERPRETATIONS, OBSERVATION_CATEGORIES, Observation, ObservationStatus } from './observation.entity';
+import { IsNotFuture, IsText } from '../../../shared/validation';
+import { Observation, ObservationCategory, ObservationInterpretation, ObservationStatus } from './observation.entity';
 import { LOINC_CODE } from './loinc';
 
 /** UCUM codes have no spaces: `mm[Hg]`, `/min`, `10*3/uL`. */
@@ -24,9 +24,8 @@ export class CreateObservationInput {
   @IsText(500)
   display?: string;
 
-  @Field({ nullable: true, description: `${OBSERVATION_CATEGORIES.join(', ')}; the code's own for a known code when omitted` })
-  @IsOneOf(OBSERVATION_CATEGORIES)
-  category?: string;
+  @Field(() => ObservationCategory, { nullable: true, description: "The code's own for a known code when omitted" })
+  category?: ObservationCategory;
 
   @Field(() => Float, { nullable: true, description: 'A numeric result, with unit' })
   valueQuantity?: number;
@@ -46,9 +45,8 @@ export class CreateObservationInput {
   @IsNotFuture()
   effectiveAt?: Date;
 
-  @Field({ nullable: true, description: INTERPRETATIONS.join(', ') })
-  @IsOneOf(INTERPRETATIONS)
-  interpretation?: string;
+  @Field(() => ObservationInterpretation, { nullable: true })
+  interpretation?: ObservationInterpretation;
 
   @Field({ nullable: true })
   @IsText(2000)
@@ -62,9 +60,8 @@ export class UpdateObservationInput {
   @IsText(500)
   display?: string | null;
 
-  @Field({ nullable: true })
-  @IsOneOf(OBSERVATION_CATEGORIES)
-  category?: string;
+  @Field(() => ObservationCategory, { nullable: true })
+  category?: ObservationCategory;
 
   @Field(() => Float, { nullable: true })
   valueQuantity?: number | null;
@@ -84,9 +81,8 @@ export class UpdateObservationInput {
   @IsNotFuture()
   effectiveAt?: Date;
 
-  @Field(() => String, { nullable: true })
-  @IsOneOf(INTERPRETATIONS)
-  interpretation?: string | null;
+  @Field(() => ObservationInterpretation, { nullable: true })
+  interpretation?: ObservationInterpretation | null;
 
   @Field(() => String, { nullable: true })
   @IsText(2000)
@@ -102,9 +98,8 @@ export class ObservationListArgs extends PageArgs {
   @Matches(LOINC_CODE, { message: 'must be a LOINC code such as 8867-4' })
   code?: string;
 
-  @Field({ nullable: true })
-  @IsOneOf(OBSERVATION_CATEGORIES)
-  category?: string;
+  @Field(() => ObservationCategory, { nullable: true })
+  category?: ObservationCategory;
 
   @Field(() => ObservationStatus, { nullable: true })
   status?: ObservationStatus;

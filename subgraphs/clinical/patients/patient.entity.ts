@@ -1,8 +1,19 @@
 import { Entity, Index, Property, Unique } from '@mikro-orm/core';
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 
-export const GENDERS = ['male', 'female', 'other', 'unknown'] as const;
+/** Administrative gender (FHIR AdministrativeGender). */
+export enum Gender {
+  male = 'male',
+  female = 'female',
+  other = 'other',
+  unknown = 'unknown',
+}
+registerEnumType(Gender, {
+  name: 'Gender',
+  description: 'Administrative gender, as FHIR AdministrativeGender: male, female, other or unknown',
+});
 
 @ObjectType('Patient', { description: "A patient's record: demographics, and the joins to their clinical data" })
 @Directive('@key(fields: "id")')
@@ -38,13 +49,13 @@ export class Patient extends BaseRecord {
   @Property({ type: 'text' })
   lastName!: string;
 
-  @Field({ description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate)
   @Property({ type: 'date' })
   dateOfBirth!: string;
 
-  @Field(() => String, { nullable: true, description: 'male, female, other or unknown' })
+  @Field(() => Gender, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  gender?: string | null;
+  gender?: Gender | null;
 
   @Field(() => String, { nullable: true, description: 'International format, such as +254712345678' })
   @Property({ type: 'text', nullable: true })

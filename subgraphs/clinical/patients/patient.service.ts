@@ -92,7 +92,6 @@ export class PatientService {
   async update(ctx: SubgraphContext, id: string, input: UpdatePatientInput): Promise<Patient> {
     const patient = await writablePatient(ctx, id, { permission: 'patients:write', allowSelf: true });
     const patch = patchFrom(input, ['firstName', 'lastName', 'dateOfBirth']);
-    if (patch.gender) patch.gender = patch.gender.toLowerCase();
     if (patch.nationalId === null) patch.nationalIdCountry = null;
     checkNationalId({
       nationalId: patch.nationalId ?? patient.nationalId,
@@ -196,7 +195,7 @@ export class PatientService {
       ...input,
       firstName: input.firstName.trim(),
       lastName: input.lastName.trim(),
-      gender: input.gender?.toLowerCase() ?? null,
+      gender: input.gender ?? null,
       email: input.email?.trim().toLowerCase() ?? null,
       nationalId: input.nationalId?.trim() || null,
       organizationId: owner.organizationId ?? null,

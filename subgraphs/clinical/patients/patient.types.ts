@@ -1,7 +1,8 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
-import { GENDERS, Patient } from './patient.entity';
+import { LocalDate } from '../../../shared/scalars';
+import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
+import { Gender, Patient } from './patient.entity';
 
 @InputType({ description: 'A patient as given inside another input (its demographics)' })
 export class PatientInput {
@@ -13,13 +14,12 @@ export class PatientInput {
   @IsText(100)
   lastName!: string;
 
-  @Field({ description: 'YYYY-MM-DD, not in the future' })
+  @Field(() => LocalDate, { description: 'Not in the future' })
   @IsCalendarDate({ notFuture: true })
   dateOfBirth!: string;
 
-  @Field({ nullable: true, description: 'male, female, other or unknown (any letter case)' })
-  @IsOneOf(GENDERS, { ignoreCase: true })
-  gender?: string;
+  @Field(() => Gender, { nullable: true, description: 'REST also takes the value in any letter case' })
+  gender?: Gender;
 
   @Field({ nullable: true, description: 'International format with a leading +' })
   @IsPhone()
@@ -59,13 +59,12 @@ export class UpdatePatientInput {
   @IsText(100)
   lastName?: string;
 
-  @Field({ nullable: true })
+  @Field(() => LocalDate, { nullable: true, description: 'Not in the future' })
   @IsCalendarDate({ notFuture: true })
   dateOfBirth?: string;
 
-  @Field(() => String, { nullable: true })
-  @IsOneOf(GENDERS, { ignoreCase: true })
-  gender?: string | null;
+  @Field(() => Gender, { nullable: true, description: 'REST also takes the value in any letter case' })
+  gender?: Gender | null;
 
   @Field(() => String, { nullable: true })
   @IsPhone()

@@ -233,6 +233,18 @@ export class ReportsysSkipped {
   count!: number;
 }
 
+export enum ReportsysPeriodType {
+  daily = 'daily',
+  weekly = 'weekly',
+  monthly = 'monthly',
+  quarterly = 'quarterly',
+  yearly = 'yearly',
+}
+registerEnumType(ReportsysPeriodType, {
+  name: 'ReportsysPeriodType',
+  description: 'How long a reporting period is, as DHIS2 periods go: a day, an ISO week, a month, a quarter or a year',
+});
+
 @ObjectType({ description: 'An aggregate report: DHIS2 dataValueSets, one per org unit, ready to post' })
 export class ReportsysExport {
   @Field(() => ReportsysKind, { description: 'Case counts or surveillance counts' })
@@ -241,8 +253,8 @@ export class ReportsysExport {
   @Field({ description: 'The period in DHIS2 syntax' })
   period!: string;
 
-  @Field({ description: 'daily, weekly, monthly, quarterly or yearly' })
-  periodType!: string;
+  @Field(() => ReportsysPeriodType)
+  periodType!: `${ReportsysPeriodType}`;
 
   @Field(() => LocalDate, { description: 'First day of the period' })
   startDate!: string;

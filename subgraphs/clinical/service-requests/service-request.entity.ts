@@ -5,7 +5,18 @@ import { LabOrderPriority } from '../labs/lab.entity';
 import { PatientRecord } from '../patient-record';
 
 /** FHIR ServiceRequest categories, narrowed to what a clinic orders. */
-export const SERVICE_REQUEST_CATEGORIES = ['laboratory', 'imaging', 'procedure', 'referral', 'consultation', 'other'] as const;
+export enum ServiceRequestCategory {
+  laboratory = 'laboratory',
+  imaging = 'imaging',
+  procedure = 'procedure',
+  referral = 'referral',
+  consultation = 'consultation',
+  other = 'other',
+}
+registerEnumType(ServiceRequestCategory, {
+  name: 'ServiceRequestCategory',
+  description: 'What kind of service is requested',
+});
 
 /** FHIR ServiceRequest statuses (request-status), in snake_case. */
 export enum ServiceRequestStatus {
@@ -53,9 +64,9 @@ export const SERVICE_REQUEST = stateMachine<
 @Index({ properties: ['patientId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'createdAt'] })
 export class ServiceRequest extends PatientRecord {
-  @Field(() => String, { nullable: true, description: SERVICE_REQUEST_CATEGORIES.join(', ') })
+  @Field(() => ServiceRequestCategory, { nullable: true })
   @Property({ type: 'text', nullable: true })
-  category?: string | null;
+  category?: ServiceRequestCategory | null;
 
   @Field({ description: 'What is requested: a code (LOINC, SNOMED CT, a local code) or a short text' })
   @Property({ type: 'text' })

@@ -2,9 +2,9 @@ import { Matches } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { IsOneOf, IsText } from '../../../shared/validation';
+import { IsText } from '../../../shared/validation';
 import { LabOrderPriority } from '../labs/lab.entity';
-import { SERVICE_REQUEST_CATEGORIES, ServiceRequest, ServiceRequestStatus } from './service-request.entity';
+import { ServiceRequest, ServiceRequestCategory, ServiceRequestStatus } from './service-request.entity';
 
 /** A FHIR code system is named by a URI: `http://loinc.org`, `http://snomed.info/sct`, `urn:oid:...`. */
 export const IsCodeSystem = () => (target: object, key: string | symbol) => {
@@ -17,9 +17,8 @@ export class CreateServiceRequestInput {
   @Field(() => ID)
   patientId!: string;
 
-  @Field({ nullable: true, description: SERVICE_REQUEST_CATEGORIES.join(', ') })
-  @IsOneOf(SERVICE_REQUEST_CATEGORIES)
-  category?: string;
+  @Field(() => ServiceRequestCategory, { nullable: true })
+  category?: ServiceRequestCategory;
 
   @Field({ description: 'What is requested: a code (LOINC, SNOMED CT, a local code) or a short text' })
   @IsText(200)
@@ -62,9 +61,8 @@ export class ServiceRequestListArgs extends PageArgs {
   @Field(() => ServiceRequestStatus, { nullable: true })
   status?: ServiceRequestStatus;
 
-  @Field({ nullable: true })
-  @IsOneOf(SERVICE_REQUEST_CATEGORIES)
-  category?: string;
+  @Field(() => ServiceRequestCategory, { nullable: true })
+  category?: ServiceRequestCategory;
 }
 
 @ArgsType()
