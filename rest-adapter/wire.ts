@@ -154,7 +154,7 @@ export function readInput(value: unknown, type: GraphQLInputType, path: string, 
       } catch {
         issues.push({
           field: path,
-          message: type.name === 'LocalDate' ? 'must be a date written YYYY-MM-DD' : 'must be a time of day written HH:MM',
+          message: type.name === 'LocalDate' ? 'must be a date in YYYY-MM-DD format' : 'must be a time of day written HH:MM',
         });
         return undefined;
       }

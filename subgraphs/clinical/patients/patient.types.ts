@@ -1,6 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { Gender, Patient } from './patient.entity';
 
@@ -14,7 +13,8 @@ export class PatientInput {
   @IsText(100)
   lastName!: string;
 
-  @Field(() => LocalDate, { description: 'Not in the future' })
+  // A String, not LocalDate: REST reports a bad date together with the other fields' problems (the subgraph checks it).
+  @Field({ description: 'YYYY-MM-DD, not in the future' })
   @IsCalendarDate({ notFuture: true })
   dateOfBirth!: string;
 
@@ -59,7 +59,7 @@ export class UpdatePatientInput {
   @IsText(100)
   lastName?: string;
 
-  @Field(() => LocalDate, { nullable: true, description: 'Not in the future' })
+  @Field({ nullable: true, description: 'YYYY-MM-DD, not in the future' })
   @IsCalendarDate({ notFuture: true })
   dateOfBirth?: string;
 
