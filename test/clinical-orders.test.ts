@@ -107,7 +107,7 @@ describe('service requests', () => {
     );
     expect(held.body.data.updateServiceRequestStatus).toEqual({ status: 'on_hold', statusReason: 'Patient travelling' });
     const list = await c.doctor.api.graphql(
-      'query($p: ID!) { serviceRequests(patientId: $p, category: "imaging") { total items { id category } } }',
+      'query($p: ID!) { serviceRequests(patientId: $p, category: imaging) { total items { id category } } }',
       { p: c.patientId },
     );
     expect(list.body.data.serviceRequests.items.map((r: { id: string }) => r.id)).toContain(request.id);
@@ -478,7 +478,7 @@ describe('imaging studies', () => {
     expect(available.body.data.updateImagingStudyStatus).toEqual({ status: 'available', statusChangedBy: c.doctor.user.id });
     const read = await c.doctor.api.graphql('query($id: ID!) { imagingStudy(id: $id) { id status } }', { id });
     expect(read.body.data.imagingStudy).toEqual({ id, status: 'available' });
-    const list = await c.doctor.api.graphql('query($p: ID!) { imagingStudies(patientId: $p, modality: "MR") { items { id } } }', {
+    const list = await c.doctor.api.graphql('query($p: ID!) { imagingStudies(patientId: $p, modality: MR) { items { id } } }', {
       p: c.patientId,
     });
     expect(list.body.data.imagingStudies.items.map((s: { id: string }) => s.id)).toContain(id);

@@ -46,7 +46,7 @@ describe('a founding doctor', () => {
 
   it('charts through GraphQL too, and reads it back', async () => {
     const res = await founder.api.graphql(
-      `mutation($p: ID!) { createClinicalRecord(input: { patientId: $p, encounterType: "consultation", chiefComplaint: "Cough" }) { id } }`,
+      `mutation($p: ID!) { createClinicalRecord(input: { patientId: $p, encounterType: consultation, chiefComplaint: "Cough" }) { id } }`,
       { p: patientId },
     );
     expect(res.body.errors).toBeUndefined();

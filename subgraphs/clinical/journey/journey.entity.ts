@@ -19,6 +19,7 @@ registerEnumType(JourneyEventType, {
   name: 'JourneyEventType',
   description: 'What kind of moment of care a journey event records',
 });
+export const JOURNEY_EVENT_TYPES = Object.values(JourneyEventType);
 
 /** A moment of a patient's care recorded for the journey (the other entries come from records, labs, ...). */
 @ObjectType('JourneyEvent', { description: "An event recorded on a patient's care journey" })

@@ -5,7 +5,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
 import { patientDataSources, timelineOf, type TimelineEntry } from '../patient-data';
-import { JourneyEvent } from './journey.entity';
+import { JourneyEvent, JourneyEventType } from './journey.entity';
 import type { RecordJourneyEventInput } from './journey.types';
 
 /** The care journey: recorded events and every other dated thing about the patient, newest first. */
@@ -17,7 +17,7 @@ export class JourneyService {
     const event = ctx.em.create(JourneyEvent, {
       patientId: patient.id,
       organizationId: patient.organizationId ?? null,
-      type: input.type,
+      type: JourneyEventType[input.type],
       title: input.title.trim(),
       description: input.description ?? null,
       occurredAt,

@@ -1,12 +1,14 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../../../shared/model';
-import { IsText } from '../../../shared/validation';
-import { JourneyEventType } from './journey.entity';
+import { IsOneOf, IsText } from '../../../shared/validation';
+import { JOURNEY_EVENT_TYPES, type JourneyEventType } from './journey.entity';
 
 @InputType({ description: 'The event to record on the journey' })
 export class RecordJourneyEventInput {
-  @Field(() => JourneyEventType)
-  type!: JourneyEventType;
+  // A String checked by the subgraph, not the enum: REST reports a wrong type together with the other fields' problems.
+  @Field({ description: `One of the JourneyEventType values: ${JOURNEY_EVENT_TYPES.join(', ')}` })
+  @IsOneOf(JOURNEY_EVENT_TYPES)
+  type!: `${JourneyEventType}`;
 
   @Field()
   @IsText(200)
