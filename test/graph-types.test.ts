@@ -90,7 +90,6 @@ const TYPED: Record<string, string> = {
   'AllergyConflict.basis': 'AllergyConflictBasis',
   'PanicValueFinding.direction': 'PanicDirection',
   'InterpretedLabResult.status': 'LabValueStatus',
-  'ChatMessageInput.role': 'ChatRole',
   'AuditEvent.actorType': 'AuditActorType',
   'JourneyEvent.type': 'JourneyEventType',
   'ReportsysExport.periodType': 'ReportsysPeriodType',

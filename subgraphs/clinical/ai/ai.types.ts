@@ -559,20 +559,12 @@ export class CancerDetectionInput {
 @ObjectType({ description: "A cancer detection model's answer, as the model gave it" })
 export class CancerDetectionAnswer extends AiAnswer {}
 
-export enum ChatRole {
-  system = 'system',
-  user = 'user',
-  assistant = 'assistant',
-}
-registerEnumType(ChatRole, {
-  name: 'ChatRole',
-  description: 'Who says a chat message, as OpenAI-compatible chat APIs name it: system, user or assistant',
-});
-
 @InputType({ description: 'A chat message for an OpenAI-compatible model' })
 export class ChatMessageInput {
-  @Field(() => ChatRole)
-  role!: ChatRole;
+  // A checked String, not an enum: REST names a wrong role by its path in the list (messages.0.role), as before.
+  @Field({ description: 'system, user or assistant' })
+  @IsOneOf(['system', 'user', 'assistant'])
+  role!: string;
 
   @Field({ description: 'The message text' })
   @IsText(100_000)
