@@ -11,6 +11,8 @@ import {
   type GraphQLType,
 } from 'graphql';
 import { SCHEMA_DIR } from '../shared/paths';
+import { JourneyEntryKind } from '../subgraphs/clinical/journey/journey.types';
+import { patientDataSources } from '../subgraphs/clinical/patient-data';
 import { SAMPLE_PATIENT, startApp, type TestApp } from './support/app';
 import { clinic, type Clinic } from './support/clinic';
 
@@ -91,7 +93,9 @@ const TYPED: Record<string, string> = {
   'PanicValueFinding.direction': 'PanicDirection',
   'InterpretedLabResult.status': 'LabValueStatus',
   'AuditEvent.actorType': 'AuditActorType',
+  'ExtractionItem.recordType': 'ExtractionRecordType',
   'JourneyEvent.type': 'JourneyEventType',
+  'JourneyEntry.kind': 'JourneyEntryKind',
   'ReportsysExport.periodType': 'ReportsysPeriodType',
   'ReportsysPushResult.periodType': 'ReportsysPeriodType',
 };
@@ -174,6 +178,13 @@ describe('a value outside the set', () => {
       message: expect.stringContaining('input.onsetDate'),
       extensions: { code: 'VALIDATION_ERROR' },
     });
+  });
+
+  it('lists every timeline kind a module declares among the journey entry kinds', () => {
+    const kinds: string[] = Object.values(JourneyEntryKind);
+    const declared = patientDataSources().flatMap((s) => (s.timeline ? [s.timeline.kind] : []));
+    expect(declared.length).toBeGreaterThan(10);
+    expect(declared.filter((k) => !kinds.includes(k))).toEqual([]);
   });
 
   it('answers enums and dates as the strings they were', async () => {

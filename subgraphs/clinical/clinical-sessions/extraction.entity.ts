@@ -39,6 +39,19 @@ registerEnumType(ExtractionItemStatus, {
     'proposed; committed (written to the chart); rejected (not accepted: never written); already_recorded (accepted, but the chart had it: an active allergy to the same substance)',
 });
 
+export enum ExtractionRecordType {
+  vital = 'vital',
+  allergy = 'allergy',
+  prescription = 'prescription',
+  journey_event = 'journey_event',
+  action_item = 'action_item',
+}
+registerEnumType(ExtractionRecordType, {
+  name: 'ExtractionRecordType',
+  description:
+    'The kind of record committing an extraction item wrote: a vital, an allergy, a prescription, a journey event or an action item',
+});
+
 export enum VitalSignKind {
   blood_pressure = 'blood_pressure',
   heart_rate = 'heart_rate',
@@ -208,8 +221,8 @@ export class ExtractionItem {
   @Field(() => ExtractedFollowUp, { nullable: true, description: 'Set for kind follow_up' })
   followUp!: ExtractedFollowUp | null;
 
-  @Field(() => String, { nullable: true, description: 'What committing wrote: vital, allergy, prescription, journey_event or action_item' })
-  recordType!: string | null;
+  @Field(() => ExtractionRecordType, { nullable: true, description: 'What committing wrote' })
+  recordType!: `${ExtractionRecordType}` | null;
 
   @Field(() => ID, { nullable: true, description: 'The id of the record committing wrote (or found, for already_recorded)' })
   recordId!: string | null;

@@ -129,8 +129,12 @@ export class ExtractionService {
       const patientId = extraction.patientId;
       const items = extraction.items.map((i) => ({ ...i, status: accepted.has(i.id) ? i.status : ExtractionItemStatus.rejected }));
       const take = (kind: ExtractionItemKind) => items.filter((i) => i.kind === kind && i.status === ExtractionItemStatus.proposed);
-      const written = (item: ExtractionItem, recordType: string, recordId: string, status = ExtractionItemStatus.committed) =>
-        Object.assign(item, { status, recordType, recordId });
+      const written = (
+        item: ExtractionItem,
+        recordType: ExtractionItem['recordType'] & string,
+        recordId: string,
+        status = ExtractionItemStatus.committed,
+      ) => Object.assign(item, { status, recordType, recordId });
       const records = {
         vital: [] as string[],
         allergy: [] as string[],
