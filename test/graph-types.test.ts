@@ -98,6 +98,9 @@ const TYPED: Record<string, string> = {
   'JourneyEntry.kind': 'JourneyEntryKind',
   'ReportsysExport.periodType': 'ReportsysPeriodType',
   'ReportsysPushResult.periodType': 'ReportsysPeriodType',
+  'ReportsysPushResult.provider': 'ReportsysProvider',
+  'ReportsysSubmission.provider': 'ReportsysProvider',
+  'CdsLink.type': 'CdsLinkType',
 };
 
 function fieldType(path: string): GraphQLType {

@@ -13,6 +13,15 @@ export enum CdsIndicator {
 }
 registerEnumType(CdsIndicator, { name: 'CdsIndicator', description: 'Urgency of a CDS card: info, warning, critical' });
 
+export enum CdsLinkType {
+  absolute = 'absolute',
+  smart = 'smart',
+}
+registerEnumType(CdsLinkType, {
+  name: 'CdsLinkType',
+  description: 'A CDS Hooks link: absolute (a page to open) or smart (a SMART app to launch)',
+});
+
 /** What a suggestion does to a resource (CDS Hooks Action.type). */
 export enum CdsActionType {
   create = 'create',
@@ -109,8 +118,8 @@ export class CdsLink {
   @Field({ description: 'An absolute URL' })
   url!: string;
 
-  @Field({ description: 'absolute or smart' })
-  type!: string;
+  @Field(() => CdsLinkType)
+  type!: `${CdsLinkType}`;
 
   @Field({ nullable: true, description: 'Context passed to a SMART app' })
   appContext?: string;

@@ -4,7 +4,7 @@ import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
 import { IsText } from '../../../shared/validation';
 import { CaseClassification, CaseOutcome, NotifiableCase } from './case.entity';
-import { ReportsysKind, ReportsysSubmission } from './reportsys.entity';
+import { ReportsysKind, ReportsysProvider, ReportsysSubmission } from './reportsys.entity';
 
 @InputType({ description: 'A notifiable case to report' })
 export class ReportCaseInput {
@@ -274,8 +274,8 @@ export class ReportsysExport {
 
 @ObjectType({ description: 'What a push to the aggregate reporting system did' })
 export class ReportsysPushResult extends ReportsysExport {
-  @Field({ description: 'The adapter used: sandbox or dhis2' })
-  provider!: string;
+  @Field(() => ReportsysProvider, { description: 'The adapter used' })
+  provider!: `${ReportsysProvider}`;
 
   @Field(() => [ReportsysSubmission], { description: 'One per dataValueSet, with its import summary' })
   submissions!: ReportsysSubmission[];

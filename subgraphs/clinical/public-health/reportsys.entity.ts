@@ -12,6 +12,15 @@ registerEnumType(ReportsysKind, {
   description: 'What an aggregate report carries: notifiable case counts, or syndromic surveillance counts',
 });
 
+export enum ReportsysProvider {
+  sandbox = 'sandbox',
+  dhis2 = 'dhis2',
+}
+registerEnumType(ReportsysProvider, {
+  name: 'ReportsysProvider',
+  description: 'The aggregate reporting adapter: sandbox (kept on the platform, for tests and demos) or dhis2',
+});
+
 export enum ReportsysImportStatus {
   success = 'success',
   warning = 'warning',
@@ -65,9 +74,9 @@ export class ReportsysSubmission extends BaseRecord {
   @Property({ type: 'uuid' })
   organizationId!: string;
 
-  @Field({ description: 'The adapter that sent it: sandbox or dhis2' })
+  @Field(() => ReportsysProvider, { description: 'The adapter that sent it' })
   @Property({ type: 'text' })
-  provider!: string;
+  provider!: `${ReportsysProvider}`;
 
   @Field(() => GraphQLJSONObject, { description: 'The dataValueSet last sent, exactly as posted to /api/dataValueSets' })
   @Property({ type: 'jsonb' })
