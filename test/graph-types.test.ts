@@ -92,6 +92,7 @@ const TYPED: Record<string, string> = {
   'AllergyConflict.basis': 'AllergyConflictBasis',
   'PanicValueFinding.direction': 'PanicDirection',
   'InterpretedLabResult.status': 'LabValueStatus',
+  'DifferentialCondition.urgency': 'ConditionUrgency',
   'AuditEvent.actorType': 'AuditActorType',
   'ExtractionItem.recordType': 'ExtractionRecordType',
   'JourneyEvent.type': 'JourneyEventType',

@@ -4,6 +4,7 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsInRange, IsOneOf, IsText } from '../../../shared/validation';
 import { AiDevice, AiModel, AiModelStatus, AiRuntime, AiTask, DeviceReportedStatus } from './ai.entity';
+import { URGENCIES } from './differential';
 
 export enum Sex {
   female = 'female',
@@ -35,6 +36,18 @@ registerEnumType(LabValueStatus, {
   description:
     'Where a lab value falls against its interval: critical_low, low, normal, high, critical_high, or unknown (no interval in this unit)',
 });
+
+export enum ConditionUrgency {
+  emergency = 'emergency',
+  urgent = 'urgent',
+  routine = 'routine',
+}
+registerEnumType(ConditionUrgency, {
+  name: 'ConditionUrgency',
+  description: 'How soon a condition of a differential needs care: emergency, urgent or routine',
+});
+// One list: the enum and the knowledge base's check agree.
+if (Object.values(ConditionUrgency).join() !== URGENCIES.join()) throw new Error('Condition urgencies differ from differential.ts');
 
 // ---- Registry ----
 
@@ -254,7 +267,7 @@ export class DifferentialCondition {
   @Field(() => [String], { description: 'Reported symptoms that are warning signs for this condition' })
   redFlags!: string[];
 
-  @Field({ description: 'emergency, urgent or routine' })
+  @Field(() => ConditionUrgency)
   urgency!: string;
 
   @Field({ description: 'What to do next to confirm or exclude it' })

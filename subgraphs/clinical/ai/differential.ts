@@ -14,6 +14,9 @@ export const KB_LICENCE = kb.licence;
 export const KB_VALIDATION = kb.validation;
 const WEIGHT: Record<string, number> = kb.weights;
 
+/** How soon a condition needs care, most urgent first (the ranking's tie-break). */
+export const URGENCIES = ['emergency', 'urgent', 'routine'] as const;
+
 interface Condition {
   key: string;
   name: string;
@@ -26,6 +29,10 @@ interface Condition {
 }
 
 const CONDITIONS = kb.conditions as unknown as Condition[];
+for (const c of CONDITIONS) {
+  if (!(URGENCIES as readonly string[]).includes(c.urgency))
+    throw new Error(`symptom-conditions.json: ${c.key} has the unknown urgency ${c.urgency}`);
+}
 const SYMPTOM_TERMS = new Map<string, string[]>();
 const SYMPTOM_NAME = new Map<string, string>();
 for (const s of kb.symptoms) {
@@ -90,7 +97,7 @@ export function differential(symptoms: string[], max = 5): DifferentialItem[] {
       source: c.source,
     });
   }
-  const URGENCY = ['emergency', 'urgent', 'routine'];
+  const URGENCY: readonly string[] = URGENCIES;
   return ranked
     .sort(
       (a, b) =>
