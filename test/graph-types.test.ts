@@ -161,6 +161,11 @@ describe('a value outside the set', () => {
     const mixed = await c.doctor.api.post('/api/patients', { ...SAMPLE_PATIENT, gender: 'Female' });
     expect(mixed.status).toBe(201);
     expect(mixed.body.data).toMatchObject({ gender: 'female', date_of_birth: SAMPLE_PATIENT.date_of_birth });
+    const patched = await c.doctor.api.patch(`/api/patients/${mixed.body.data.id}`, { gender: 'OTHER' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.gender).toBe('other');
+    const cleared = await c.doctor.api.patch(`/api/patients/${mixed.body.data.id}`, { gender: null });
+    expect(cleared.body.data.gender).toBeNull();
   });
 
   it('is a VALIDATION_ERROR naming the field on GraphQL', async () => {
