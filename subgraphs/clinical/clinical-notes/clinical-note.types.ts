@@ -1,6 +1,7 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsText } from '../../../shared/validation';
 import { CompleteAudioArgs } from '../clinical-sessions/sessions.types';
 import { ClinicalNote, NoteFormat, NoteStatus } from './clinical-note.entity';
@@ -93,6 +94,11 @@ export class PatientNoteListArgs extends PageArgs {
 
 @ObjectType()
 export class ClinicalNotePage extends PageOf(ClinicalNote) {}
+
+@ObjectType({
+  description: 'What updateClinicalNote answers: the changed note, or what the user must fix (a stale expectedVersion, a signed note)',
+})
+export class UpdateClinicalNotePayload extends PayloadOf(ClinicalNote, 'clinicalNote') {}
 
 // --- dictation -------------------------------------------------------------------------------------------------------
 

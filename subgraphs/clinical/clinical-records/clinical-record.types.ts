@@ -2,6 +2,7 @@ import { Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
 import { ClinicalRecord, ENCOUNTER_TYPES } from './clinical-record.entity';
@@ -45,6 +46,9 @@ export class UpdateClinicalRecordInput {
 
 @ObjectType()
 export class ClinicalRecordPage extends PageOf(ClinicalRecord) {}
+
+@ObjectType({ description: 'What updateClinicalRecord answers: the changed record, or what the user must fix (a stale expectedVersion)' })
+export class UpdateClinicalRecordPayload extends PayloadOf(ClinicalRecord, 'clinicalRecord') {}
 
 @ObjectType()
 export class AuditEventPage extends PageOf(AuditEvent) {}

@@ -4,6 +4,7 @@ import { Organization } from '../organizations/organization.entity';
 import { PatientRef, ref } from '../../../shared/refs';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
@@ -16,6 +17,7 @@ import {
   AppointmentRequestListArgs,
   AppointmentRequestPage,
   BookAppointmentInput,
+  BookAppointmentPayload,
   CreateAppointmentRequestInput,
   KanbanArgs,
   RescheduleAppointmentInput,
@@ -29,7 +31,7 @@ export class AppointmentResolver {
   private readonly resources = new ResourceService();
 
   @Public()
-  @Mutation(() => Appointment, { description: 'Book an appointment (public); 409 when the time is taken' })
+  @PayloadMutation(BookAppointmentPayload, { description: 'Book an appointment (public); a time taken or a bad field is a user error' })
   bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.book(ctx, input);
   }
