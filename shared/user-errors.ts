@@ -1,14 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import {
-  Directive,
-  Field,
-  Mutation,
-  ObjectType,
-  registerEnumType,
-  UseMiddleware,
-  type ClassType,
-  type MiddlewareFn,
-} from 'type-graphql';
+import { Directive, Field, Mutation, ObjectType, registerEnumType, UseMiddleware, type ClassType, type MiddlewareFn } from 'type-graphql';
 import { CONFLICT_REASONS, DUPLICATE_VALUES_MESSAGE, isUniqueViolation, type ConflictReason, type FieldIssue } from './errors';
 
 /**
@@ -33,7 +24,7 @@ registerEnumType(UserErrorCode, {
     INVALID: { description: 'A field breaks a rule (missing, too long, not one of the allowed values ...): see `message`' },
     ILLEGAL_TRANSITION: { description: "The record's state does not allow this action" },
     DUPLICATE: { description: 'A record with these values already exists' },
-    STALE_VERSION: { description: '`expectedVersion` is not the record\'s current version: reload it and try again' },
+    STALE_VERSION: { description: "`expectedVersion` is not the record's current version: reload it and try again" },
     BUSINESS_RULE: { description: "Another rule of the record's current state (a time taken, stock, capacity ...)" },
   },
 });
@@ -70,7 +61,10 @@ export function PayloadOf<T extends object, K extends string>(item: ClassType<T>
   }
   // Declared here, in this order, since the record's field is named by the caller.
   Field(() => item, { nullable: true, description: 'The record; null when `userErrors` is not empty' })(PayloadType.prototype, field);
-  Field(() => [UserError], { description: 'What the user must fix; empty when the mutation succeeded' })(PayloadType.prototype, 'userErrors');
+  Field(() => [UserError], { description: 'What the user must fix; empty when the mutation succeeded' })(
+    PayloadType.prototype,
+    'userErrors',
+  );
   return PayloadType as unknown as ClassType<Payload<K, T>> & { [RECORD_FIELD]: K };
 }
 
@@ -115,7 +109,10 @@ function expectedFailures(recordField: string): MiddlewareFn {
  * A mutation answering `payload` (a `PayloadOf` class): the method returns the record, as any other mutation, and
  * its expected failures (its input's rules included) become the payload's `userErrors`.
  */
-export function PayloadMutation(payload: ClassType<object> & { [RECORD_FIELD]: string }, options: Parameters<typeof Mutation>[1] & object): MethodDecorator {
+export function PayloadMutation(
+  payload: ClassType<object> & { [RECORD_FIELD]: string },
+  options: Parameters<typeof Mutation>[1] & object,
+): MethodDecorator {
   const mutation = Mutation(() => payload, options);
   const middleware = UseMiddleware(expectedFailures(payload[RECORD_FIELD]));
   return (target, key, descriptor) => {

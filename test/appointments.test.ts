@@ -743,6 +743,9 @@ describe('GraphQL', () => {
     // REST answers the time taken as it always has.
     const rest = await app.api.post('/api/appointments', booking(date, '11:15', '11:45'));
     expect(rest.status).toBe(409);
-    expect(rest.body).toEqual({ success: false, error: { code: 'CONFLICT', message: 'The resource is already booked for part of this time' } });
+    expect(rest.body).toEqual({
+      success: false,
+      error: { code: 'CONFLICT', message: 'The resource is already booked for part of this time' },
+    });
   });
 });

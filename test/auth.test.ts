@@ -88,7 +88,13 @@ describe('register in GraphQL: expected failures are userErrors', () => {
   const mutation = `mutation($input: RegisterInput!) {
     register(input: $input) { session { token user { email } } userErrors { field message code } }
   }`;
-  const input = (fields: Record<string, unknown> = {}) => ({ email: uniqueEmail(), password: PASSWORD, firstName: 'Ama', lastName: 'Mensah', ...fields });
+  const input = (fields: Record<string, unknown> = {}) => ({
+    email: uniqueEmail(),
+    password: PASSWORD,
+    firstName: 'Ama',
+    lastName: 'Mensah',
+    ...fields,
+  });
 
   it('answers the session and no user errors, then an email taken as DUPLICATE with the session null', async () => {
     const email = uniqueEmail('graph');
