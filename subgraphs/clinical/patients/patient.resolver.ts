@@ -1,16 +1,28 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
-import { CreatePatientInput, PatientInput, PatientPage, PatientSearchArgs, UpdatePatientInput } from './patient.types';
+import {
+  CreatePatientInput,
+  CreatePatientPayload,
+  PatientInput,
+  PatientPage,
+  PatientSearchArgs,
+  RegisterOrganizationPatientPayload,
+  UpdatePatientInput,
+  UpdatePatientPayload,
+} from './patient.types';
 
 @Resolver(() => Patient)
 export class PatientResolver {
   private readonly service = new PatientService();
 
-  @Mutation(() => Patient, { description: 'Create a patient profile' })
+  @PayloadMutation(CreatePatientPayload, {
+    description: 'Create a patient profile; a bad field or a medical record number taken is a user error',
+  })
   createPatient(@Arg('input', { description: 'The fields of the new patient' }) input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
@@ -29,7 +41,9 @@ export class PatientResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Patient, { description: "Change a patient's demographics (patients:write, or the patient themselves)" })
+  @PayloadMutation(UpdatePatientPayload, {
+    description: "Change a patient's demographics (patients:write, or the patient themselves); a bad field is a user error",
+  })
   updatePatient(
     @Arg('id', () => ID, { description: 'The patient' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput,
@@ -47,7 +61,9 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
+  @PayloadMutation(RegisterOrganizationPatientPayload, {
+    description: 'Register a patient with an organization; assigns a medical record number. A bad field or a number taken is a user error',
+  })
   registerOrganizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: PatientInput,
