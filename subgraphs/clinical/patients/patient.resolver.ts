@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -11,7 +11,6 @@ import {
   PatientInput,
   PatientPage,
   PatientSearchArgs,
-  RegisterOrganizationPatientPayload,
   UpdatePatientInput,
   UpdatePatientPayload,
 } from './patient.types';
@@ -61,9 +60,7 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @PayloadMutation(RegisterOrganizationPatientPayload, {
-    description: 'Register a patient with an organization; assigns a medical record number. A bad field or a number taken is a user error',
-  })
+  @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
   registerOrganizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input') input: PatientInput,

@@ -117,9 +117,3 @@ export class CreatePatientPayload extends PayloadOf(Patient, 'patient') {}
 
 @ObjectType({ description: 'What updatePatient answers: the changed patient, or what the user must fix (a bad field)' })
 export class UpdatePatientPayload extends PayloadOf(Patient, 'patient') {}
-
-@ObjectType({
-  description:
-    'What registerOrganizationPatient answers: the registered patient, or what the user must fix (a bad field, a medical record number taken)',
-})
-export class RegisterOrganizationPatientPayload extends PayloadOf(Patient, 'patient') {}
