@@ -748,4 +748,28 @@ describe('GraphQL', () => {
       error: { code: 'CONFLICT', message: 'The resource is already booked for part of this time' },
     });
   });
+
+  it('answers a reschedule into a time taken as a userError, and a move by a stranger top-level', async () => {
+    const date = freshDay();
+    const { id } = await book(date, '09:00', '09:30');
+    await book(date, '10:00', '10:30');
+    const move = `mutation($id: ID!, $input: RescheduleAppointmentInput!) {
+      rescheduleAppointment(id: $id, input: $input) { appointment { id startTime } userErrors { field message code } }
+    }`;
+    const taken = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '10:15'), endTime: at(date, '10:45') } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.rescheduleAppointment).toEqual({
+      appointment: null,
+      userErrors: [{ field: null, message: 'The resource is already booked for part of this time', code: 'BUSINESS_RULE' }],
+    });
+    const backwards = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '11:00'), endTime: at(date, '10:00') } });
+    expect(backwards.body.data.rescheduleAppointment.userErrors).toEqual([
+      { field: ['input', 'endTime'], message: expect.any(String), code: 'INVALID' },
+    ]);
+    const moved = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '11:00'), endTime: at(date, '11:30') } });
+    expect(moved.body.data.rescheduleAppointment).toEqual({ appointment: { id, startTime: at(date, '11:00') }, userErrors: [] });
+    const strange = await stranger.api.graphql(move, { id, input: { startTime: at(date, '14:00'), endTime: at(date, '14:30') } });
+    expect(strange.body.data).toBeNull();
+    expect(strange.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
 });

@@ -21,6 +21,7 @@ import {
   CreateAppointmentRequestInput,
   KanbanArgs,
   RescheduleAppointmentInput,
+  RescheduleAppointmentPayload,
 } from './appointment.types';
 import { SchedulableResource } from './resource.entity';
 import { ResourceService } from './resource.service';
@@ -75,7 +76,9 @@ export class AppointmentResolver {
     return this.service.cancel(ctx, id, reason);
   }
 
-  @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
+  @PayloadMutation(RescheduleAppointmentPayload, {
+    description: 'Move a booked or confirmed appointment to another time (staff, or its patient); a time taken is a user error',
+  })
   rescheduleAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('input') input: RescheduleAppointmentInput,

@@ -56,6 +56,12 @@ export class RescheduleAppointmentInput {
   resourceId?: string;
 }
 
+@ObjectType({
+  description:
+    'What rescheduleAppointment answers: the moved appointment, or what the user must fix (a time taken, a visit under way, a bad field)',
+})
+export class RescheduleAppointmentPayload extends PayloadOf(Appointment, 'appointment') {}
+
 @ArgsType()
 export class AppointmentListArgs extends PageArgs {
   @Field(() => ID, { nullable: true })
