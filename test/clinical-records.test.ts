@@ -136,17 +136,17 @@ describe('updateClinicalRecord in GraphQL: expected failures are userErrors', ()
 
   it('names the input field of a broken rule as INVALID; REST answers the same 400 as before', async () => {
     const id = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, ...record })).body.data.id;
-    const bad = await c.doctor.api.graphql(update, { id, input: { encounterType: 'seance', expectedVersion: 0 } });
+    const bad = await c.doctor.api.graphql(update, { id, input: { chiefComplaint: 'x'.repeat(2001), expectedVersion: 0 } });
     expect(bad.body.errors).toBeUndefined();
     const { clinicalRecord, userErrors } = bad.body.data.updateClinicalRecord;
     expect(clinicalRecord).toBeNull();
     expect(userErrors).toEqual(
       expect.arrayContaining([
-        { field: ['input', 'encounterType'], message: expect.any(String), code: 'INVALID' },
+        { field: ['input', 'chiefComplaint'], message: expect.any(String), code: 'INVALID' },
         { field: ['input', 'expectedVersion'], message: 'must be at least 1', code: 'INVALID' },
       ]),
     );
-    const rest = await c.doctor.api.patch(`/api/clinical-records/${id}`, { encounter_type: 'seance', expected_version: 0 });
+    const rest = await c.doctor.api.patch(`/api/clinical-records/${id}`, { chief_complaint: 'x'.repeat(2001), expected_version: 0 });
     expect(rest.status).toBe(400);
     const details = userErrors.map((e: { field: string[]; message: string }) => ({
       field: e.field[1].replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`),

@@ -81,10 +81,18 @@ export class UpdateClinicalNoteInput {
   @IsText(TEXT)
   text?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The version being edited; a newer one on the server is a 409' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version being edited; another on the server is a STALE_VERSION user error (REST: 409)',
+  })
   @Min(1, { message: 'must be at least 1' })
   expectedVersion?: number;
 }
+
+@ObjectType({
+  description: 'What updateClinicalNote answers: the changed note, or what the user must fix (a stale expectedVersion, a signed note)',
+})
+export class UpdateClinicalNotePayload extends PayloadOf(ClinicalNote, 'clinicalNote') {}
 
 @ArgsType()
 export class PatientNoteListArgs extends PageArgs {
@@ -94,11 +102,6 @@ export class PatientNoteListArgs extends PageArgs {
 
 @ObjectType()
 export class ClinicalNotePage extends PageOf(ClinicalNote) {}
-
-@ObjectType({
-  description: 'What updateClinicalNote answers: the changed note, or what the user must fix (a stale expectedVersion, a signed note)',
-})
-export class UpdateClinicalNotePayload extends PayloadOf(ClinicalNote, 'clinicalNote') {}
 
 // --- dictation -------------------------------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 import { Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
+import { PayloadOf } from '../../../shared/user-errors';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { PayloadOf } from '../../../shared/user-errors';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { AuditEvent } from '../../../shared/audit/audit-event.entity';
 import { ClinicalRecord, ENCOUNTER_TYPES } from './clinical-record.entity';
@@ -39,7 +39,10 @@ export class UpdateClinicalRecordInput {
   @IsText(50000)
   notes?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The version being edited; a newer one on the server is a 409' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version being edited; another on the server is a STALE_VERSION user error (REST: 409)',
+  })
   @Min(1, { message: 'must be at least 1' })
   expectedVersion?: number;
 }

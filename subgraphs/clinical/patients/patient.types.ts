@@ -1,6 +1,6 @@
+import { PayloadOf } from '../../../shared/user-errors';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
-import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
 import { GENDERS, Patient } from './patient.entity';
 
