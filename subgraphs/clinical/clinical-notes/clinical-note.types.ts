@@ -83,7 +83,7 @@ export class UpdateClinicalNoteInput {
 
   @Field(() => Int, {
     nullable: true,
-    description: 'The version being edited; another on the server is a STALE_VERSION user error (REST: 409)',
+    description: 'The version being edited; when the record is at another, the change is refused (STALE_VERSION; 409 on REST)',
   })
   @Min(1, { message: 'must be at least 1' })
   expectedVersion?: number;
