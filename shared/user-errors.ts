@@ -75,7 +75,7 @@ export function PayloadOf<T extends object, K extends string>(item: ClassType<T>
 export function userErrorsOf(error: unknown, argumentNames: readonly string[]): UserError[] | null {
   if (isUniqueViolation(error)) return [{ field: null, message: DUPLICATE_VALUES_MESSAGE, code: 'DUPLICATE' }];
   const extensions = (error as Partial<GraphQLError> | null)?.extensions;
-  const message = (error as Error).message;
+  const message = String((error as Error | null)?.message ?? '');
   if (extensions?.code === 'CONFLICT') {
     const reason = extensions.reason as ConflictReason | undefined;
     return [{ field: null, message, code: reason && CONFLICT_REASONS.includes(reason) ? reason : 'BUSINESS_RULE' }];
