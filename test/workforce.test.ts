@@ -240,6 +240,27 @@ describe('members, shift types and coverage requirements', () => {
     expect((await w.manager.api.get(`/api/workforce/shift-types/${day.body.data.id}`)).body.data.name).toBe('Day');
   });
 
+  it('answers GraphQL clients a name taken and times that disagree as userErrors, the shift type null', async () => {
+    const w = await ward({});
+    const create = `mutation($input: CreateShiftTypeInput!) {
+      createShiftType(input: $input) { shiftType { name crossesMidnight } userErrors { field message code } }
+    }`;
+    const input = { name: 'Early', startTime: '06:00', endTime: '14:00' };
+    const first = await w.manager.api.graphql(create, { input });
+    expect(first.body.data.createShiftType).toEqual({ shiftType: { name: 'Early', crossesMidnight: false }, userErrors: [] });
+    const taken = await w.manager.api.graphql(create, { input });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createShiftType).toEqual({
+      shiftType: null,
+      userErrors: [{ field: null, message: 'A shift type named Early already exists', code: 'DUPLICATE' }],
+    });
+    const disagree = await w.manager.api.graphql(create, { input: { ...input, name: 'Later', crossesMidnight: true } });
+    expect(disagree.body.data.createShiftType).toEqual({
+      shiftType: null,
+      userErrors: [{ field: ['input', 'crossesMidnight'], message: expect.stringMatching(/^must be false/), code: 'INVALID' }],
+    });
+  });
+
   it('takes coverage requirements per day of the week, once per shift type and day', async () => {
     const w = await ward({ types: [DAY_SHIFT] });
     const day = w.shiftTypes.Day;

@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayUnique, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { LocalDate, LocalTime } from '../../../shared/scalars';
 import { IsEmailAddress, IsInRange, IsText } from '../../../shared/validation';
 import { WorkforceMember } from './member.entity';
@@ -114,6 +115,9 @@ export class CreateShiftTypeInput {
   @ValidateNested()
   skillRequirements?: SkillRequirementInput[];
 }
+
+@ObjectType({ description: 'What createShiftType answers: the shift type, or what the user must fix (a name taken, times that disagree)' })
+export class CreateShiftTypePayload extends PayloadOf(ShiftType, 'shiftType') {}
 
 @InputType({ description: 'Minimum staff of a shift type, every day or on one day of the week' })
 export class RosterCoverageInput {
