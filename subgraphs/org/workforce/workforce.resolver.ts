@@ -19,6 +19,7 @@ import {
   CoverageListArgs,
   CoverageRequirementPage,
   CreateCoverageRequirementInput,
+  CreateCoverageRequirementPayload,
   CreateRosterInput,
   CreateShiftTypeInput,
   CreateShiftTypePayload,
@@ -96,7 +97,9 @@ export class ShiftTypeResolver {
 export class CoverageRequirementResolver {
   private readonly service = new ShiftService();
 
-  @Mutation(() => CoverageRequirement, { description: 'Add a coverage requirement, for the organization or one roster (workforce:manage)' })
+  @PayloadMutation(CreateCoverageRequirementPayload, {
+    description: 'Add a coverage requirement, for the organization or one roster (workforce:manage); one already set is a user error',
+  })
   createCoverageRequirement(
     @Arg('input', { description: 'The requirement' }) input: CreateCoverageRequirementInput,
     @Ctx() ctx: SubgraphContext,

@@ -147,6 +147,12 @@ export class CreateCoverageRequirementInput extends RosterCoverageInput {
   rosterId?: string;
 }
 
+@ObjectType({
+  description:
+    'What createCoverageRequirement answers: the requirement, or what the user must fix (one already set for the shift type and day)',
+})
+export class CreateCoverageRequirementPayload extends PayloadOf(CoverageRequirement, 'coverageRequirement') {}
+
 @InputType({ description: 'A new roster' })
 export class CreateRosterInput {
   @Field(() => ID, { nullable: true, description: 'The organization; optional when the caller belongs to exactly one' })
