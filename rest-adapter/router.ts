@@ -10,6 +10,7 @@ import {
   typeFromAST,
   validate,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -21,7 +22,7 @@ import type { OperationExecutor } from '../shared/prepared-operation';
 import { MAX_PAGE_SIZE } from '../shared/model';
 import { camelCase, snakeCase } from '../shared/case';
 import { describeIssues, type FieldIssue } from '../shared/errors';
-import { sendData, sendError, sendGraphQLError } from './envelope';
+import { sendData, sendError, sendGraphQLError, userErrorsAsError, type WireUserError } from './envelope';
 import type { OperationDocument } from './operations';
 import type { HttpMethod, RouteSpec, RouteTable } from './route';
 import { idProblem } from '../shared/text';
@@ -44,6 +45,11 @@ export interface CompiledRoute extends RouteSpec {
   rootType: GraphQLObjectType | undefined;
   /** The root field returns a page: answer with the list envelope. */
   list: boolean;
+  /**
+   * The root field answers a payload (`XPayload { <record>, userErrors }`): the name of its record field, which is
+   * the route's `data` (`rootType` and `shape` are the record's), its user errors the route's error.
+   */
+  payload?: string;
   shape: ShapeField[] | null;
   pathParams: string[];
   matches: (path: string) => boolean;
@@ -55,6 +61,15 @@ export function isPageType(type: unknown): type is GraphQLObjectType {
   if (!isObjectType(type)) return false;
   const fields = type.getFields();
   return type.name.endsWith('Page') && ['items', 'total', 'page', 'limit'].every((f) => f in fields);
+}
+
+/** The record field of a mutation payload (docs/graphql.md, "Expected failures"): the one field beside `userErrors`. */
+export function payloadRecord(type: unknown): GraphQLField<unknown, unknown> | undefined {
+  if (!isObjectType(type)) return undefined;
+  const fields = type.getFields();
+  if (!fields.userErrors) return undefined;
+  const others = Object.values(fields).filter((f) => f.name !== 'userErrors');
+  return others.length === 1 ? others[0] : undefined;
 }
 
 function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: Map<string, OperationDocument>): CompiledRoute {
@@ -82,14 +97,24 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
   if (roots.length !== 1 || root.kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
   const rootParent = op.operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const rootField = rootParent?.getFields()[root.name.value];
-  const rootType = rootField ? getNamedType(rootField.type) : undefined;
+  const answered = rootField ? getNamedType(rootField.type) : undefined;
+  const payload = payloadRecord(answered);
+  const rootType = payload ? getNamedType(payload.type) : answered;
   const fragments = Object.fromEntries(
     op.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const list = isPageType(rootType);
   let shape: ShapeField[] | null = null;
   if (root.selectionSet && isObjectType(rootType)) {
-    const full = compileShape(root.selectionSet, rootType, fragments);
+    let full = compileShape(root.selectionSet, answered as GraphQLObjectType, fragments);
+    if (payload) {
+      // The record is the answer; the user errors must be asked for, or a refused change would read as a 404.
+      const record = full.find((f) => f.from === payload.name);
+      if (!record || !full.some((f) => f.from === 'userErrors')) {
+        throw new Error(`${where}: ${spec.operation} must select ${root.name.value}'s ${payload.name} and userErrors`);
+      }
+      full = record.shape ?? [];
+    }
     shape = list ? (full.find((f) => f.from === 'items')?.shape ?? null) : full;
     if (spec.envelope === false) shape = keepNames(shape);
   }
@@ -101,6 +126,7 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
     rootKey: root.alias?.value ?? root.name.value,
     rootType: isObjectType(rootType) ? rootType : undefined,
     list,
+    payload: payload?.name,
     shape,
     pathParams,
     matches: (
@@ -253,7 +279,12 @@ export function answer(
   { data, errors }: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] },
 ): void {
   if (errors?.length) return sendGraphQLError(res, errors[0]);
-  const value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+  let value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+  if (route.payload && value) {
+    const { userErrors, [route.payload]: record } = value as { userErrors?: WireUserError[] } & Record<string, unknown>;
+    if (userErrors?.length) return sendGraphQLError(res, userErrorsAsError(userErrors));
+    value = record;
+  }
   if (value === null || value === undefined) return sendError(res, 'NOT_FOUND', 'Resource not found');
   const status = route.status ?? 200;
   if (route.envelope === false) return void res.status(status).json(withoutNulls(shapeValue(value, route.shape)));

@@ -126,18 +126,22 @@ describe('POST /graphql', () => {
     expect((await doctor.api.get(`/api/organizations/${org}/invoices`)).body.meta.total).toBe(2);
   });
 
-  it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND and VALIDATION_ERROR', async () => {
+  it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND, and field rules as INVALID userErrors', async () => {
     const stranger = await signUp(app.api);
     const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
     const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { id } }', { id: created.body.data.id });
     expect(hidden.body.data).toEqual({ patient: null });
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
-    const invalid = await doctor.api.graphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {
-      i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' },
-    });
-    expect(invalid.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    expect(invalid.body.errors[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['dateOfBirth', 'phone']);
+    const invalid = await doctor.api.graphql(
+      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { patient { id } userErrors { field code } } }',
+      { i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' } },
+    );
+    expect(invalid.body.errors).toBeUndefined();
+    expect(invalid.body.data.createPatient.patient).toBeNull();
+    expect(
+      invalid.body.data.createPatient.userErrors.map((e: { field: string[]; code: string }) => `${e.field.join('.')} ${e.code}`).sort(),
+    ).toEqual(['input.dateOfBirth INVALID', 'input.phone INVALID']);
 
     const anonymous = await app.api.graphql('{ me { id } }');
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Dir
 import { byIds, PageArgs } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { loadPatient } from '../access/patient-access';
 import { AppointmentRef } from '../clinical-sessions/appointment-ref';
 import { Recording } from '../clinical-sessions/recording.entity';
@@ -21,6 +22,7 @@ import {
   PatientNoteListArgs,
   StartDictationInput,
   UpdateClinicalNoteInput,
+  UpdateClinicalNotePayload,
 } from './clinical-note.types';
 import { DictationSegment, DictationSession } from './dictation.entity';
 import { DictationService } from './dictation.service';
@@ -54,7 +56,10 @@ export class ClinicalNoteResolver {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Mutation(() => ClinicalNote, { description: 'Change a draft note (a new version); a signed note is frozen (409)' })
+  @PayloadMutation(UpdateClinicalNotePayload, {
+    description:
+      'Change a draft note (a new version). A signed note is frozen; that, a stale expectedVersion or a bad field is a user error',
+  })
   updateClinicalNote(
     @Arg('id', () => ID, { description: 'The note' }) id: string,
     @Arg('input', { description: 'The changes' }) input: UpdateClinicalNoteInput,

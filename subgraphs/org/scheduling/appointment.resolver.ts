@@ -4,6 +4,7 @@ import { Organization } from '../organizations/organization.entity';
 import { PatientRef, ref } from '../../../shared/refs';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
@@ -16,9 +17,11 @@ import {
   AppointmentRequestListArgs,
   AppointmentRequestPage,
   BookAppointmentInput,
+  BookAppointmentPayload,
   CreateAppointmentRequestInput,
   KanbanArgs,
   RescheduleAppointmentInput,
+  RescheduleAppointmentPayload,
 } from './appointment.types';
 import { SchedulableResource } from './resource.entity';
 import { ResourceService } from './resource.service';
@@ -29,7 +32,7 @@ export class AppointmentResolver {
   private readonly resources = new ResourceService();
 
   @Public()
-  @Mutation(() => Appointment, { description: 'Book an appointment (public); 409 when the time is taken' })
+  @PayloadMutation(BookAppointmentPayload, { description: 'Book an appointment (public); a time taken or a bad field is a user error' })
   bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.book(ctx, input);
   }
@@ -73,7 +76,9 @@ export class AppointmentResolver {
     return this.service.cancel(ctx, id, reason);
   }
 
-  @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
+  @PayloadMutation(RescheduleAppointmentPayload, {
+    description: 'Move a booked or confirmed appointment to another time (staff, or its patient); a time taken is a user error',
+  })
   rescheduleAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('input') input: RescheduleAppointmentInput,

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
 import { Appointment, AppointmentStatus } from './appointment.entity';
@@ -39,6 +40,9 @@ export class BookAppointmentInput {
   patientId?: string;
 }
 
+@ObjectType({ description: 'What bookAppointment answers: the appointment, or what the user must fix (a time taken, a bad field)' })
+export class BookAppointmentPayload extends PayloadOf(Appointment, 'appointment') {}
+
 @InputType({ description: 'The new time of the appointment' })
 export class RescheduleAppointmentInput {
   @Field(() => Date)
@@ -51,6 +55,12 @@ export class RescheduleAppointmentInput {
   @IsId()
   resourceId?: string;
 }
+
+@ObjectType({
+  description:
+    'What rescheduleAppointment answers: the moved appointment, or what the user must fix (a time taken, a visit under way, a bad field)',
+})
+export class RescheduleAppointmentPayload extends PayloadOf(Appointment, 'appointment') {}
 
 @ArgsType()
 export class AppointmentListArgs extends PageArgs {

@@ -1,6 +1,7 @@
 import { Matches, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsEmailAddress, IsOneOf, IsStrongPassword, IsText } from '../../../shared/validation';
+import { PayloadOf } from '../../../shared/user-errors';
 import { REGISTRATION_ROLES, User } from './user.entity';
 
 @InputType({ description: 'The fields of a new account' })
@@ -86,6 +87,11 @@ export class AuthPayload {
   @Field(() => String, { nullable: true, description: 'Short-lived token for /api/auth/mfa/challenge' })
   challengeToken?: string | null;
 }
+
+@ObjectType({
+  description: 'What register answers: the new session (the user and tokens), or what the user must fix (an email taken, a weak password)',
+})
+export class RegisterPayload extends PayloadOf(AuthPayload, 'session') {}
 
 @ArgsType()
 export class RefreshArgs {
