@@ -184,6 +184,12 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
       }
     }
     if (takesIdempotencyKey(route.method, route.path)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    if (route.operationBy) {
+      // The values that run an operation (each a transition); the others of the enum are refused.
+      const values = Object.keys(route.operationBy.operations);
+      bodyFields[route.operationBy.field] = { type: 'string', enum: values, description: `The state wanted: ${values.join(', ')}` };
+      bodyRequired.push(route.operationBy.field);
+    }
     if (Object.keys(bodyFields).length) {
       const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
       body = body ? { allOf: [body, fields] } : fields;

@@ -35,6 +35,11 @@ export interface RouteSpec {
    */
   synonyms?: Record<string, string | ((value: unknown) => string)>;
   /**
+   * A path that takes the state wanted (`PATCH .../status {status}`) where the graph has one mutation per transition:
+   * the body field's value chooses the operation run (`operation` is then the one documenting the answer).
+   */
+  operationBy?: OperationBy;
+  /**
    * A file upload (audio): the body is streamed to object storage, never parsed or held whole (rest-adapter/upload.ts).
    * The subgraph keeps the rules: `reserve` authorizes and answers where the file goes and how large it may be,
    * `complete` records what was stored, and its result is the answer. `operation` names the document for other
@@ -47,6 +52,25 @@ export interface RouteSpec {
    * without null fields (absent, as such standards' schemas expect). Errors keep the error envelope.
    */
   envelope?: false;
+}
+
+export interface OperationBy {
+  /** The body field (wire name) whose value chooses the operation. */
+  field: string;
+  /** The GraphQL enum the field's values come from: a value missing or outside it is a 400 naming the field. */
+  type: string;
+  /**
+   * Value → the operation run for it; these values are the ones documented. Several where different transitions
+   * lead to the state depending on where the record is (`active`: activate a draft, resume one on hold): the first
+   * whose transition the record's state allows runs (a 409 ILLEGAL_TRANSITION moves on to the next, nothing changed);
+   * when none does, the first one's answer.
+   */
+  operations: Record<string, string | string[]>;
+  /**
+   * Values of the enum that no transition reaches (the state every record starts in), with the answer they get:
+   * a 400 naming the field, or a 409.
+   */
+  refused?: Record<string, { code: 'VALIDATION_ERROR' | 'CONFLICT'; message: string }>;
 }
 
 export interface UploadSpec {

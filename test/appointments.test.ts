@@ -644,6 +644,23 @@ describe('audit', () => {
 });
 
 describe('GraphQL', () => {
+  it('moves an appointment by one mutation per transition; an illegal one is a CONFLICT naming it', async () => {
+    const { id } = await book(freshDay(), '09:00', '09:30');
+    for (const [mutation, status] of [
+      ['confirmAppointment', 'confirmed'],
+      ['checkInAppointment', 'checked_in'],
+      ['startAppointment', 'in_progress'],
+      ['completeAppointment', 'completed'],
+    ]) {
+      const res = await c.nurse.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id, reason: "on time") { status statusReason } }`, { id });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data[mutation]).toEqual({ status, statusReason: 'on time' });
+    }
+    const late = await c.nurse.api.graphql('mutation($id: ID!) { markAppointmentNoShow(id: $id) { status } }', { id });
+    expect(late.body.errors[0].message).toBe('Cannot no show an appointment that is completed');
+    expect(late.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'ILLEGAL_TRANSITION', from: 'completed', action: 'no_show' });
+  });
+
   it('resolves the clinical patient and the doctor of an appointment booked by staff', async () => {
     const date = freshDay();
     const booked = await c.receptionist.api.graphql(

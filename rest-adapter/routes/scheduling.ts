@@ -85,7 +85,22 @@ export default defineRoutes('Scheduling', [
   {
     method: 'PATCH',
     path: '/api/appointments/:id/status',
-    operation: 'UpdateAppointmentStatus',
+    operation: 'ConfirmAppointment',
+    operationBy: {
+      field: 'status',
+      type: 'AppointmentStatus',
+      operations: {
+        confirmed: 'ConfirmAppointment',
+        checked_in: 'CheckInAppointment',
+        in_progress: 'StartAppointment',
+        completed: 'CompleteAppointment',
+        cancelled: 'CancelAppointment',
+        no_show: 'MarkAppointmentNoShow',
+      },
+      refused: {
+        booked: { code: 'VALIDATION_ERROR', message: 'cannot be set to booked; it is where every appointment starts' },
+      },
+    },
     summary: 'Update appointment status (`status`, `reason`); 409 when the move is not allowed',
   },
   {
