@@ -31,9 +31,10 @@ export interface RouteSpec {
   textBody?: string;
   /**
    * Other names REST clients send for a body field, where SPEC shows none (`value` for `value_quantity`): wire name
-   * → the field's wire name, or a function of the value choosing it. A wire spelling only; GraphQL keeps one name.
+   * → the field's wire name, or a function of the value choosing it, or `{ to, value }` where the other spelling also
+   * says it in other words (`approved: true` for `decision: approve`). A wire spelling only; GraphQL keeps one name.
    */
-  synonyms?: Record<string, string | ((value: unknown) => string)>;
+  synonyms?: Record<string, Synonym>;
   /**
    * A path that takes the state wanted (`PATCH .../status {status}`) where the graph has one mutation per transition:
    * the body field's value chooses the operation run (`operation` is then the one documenting the answer).
@@ -53,6 +54,9 @@ export interface RouteSpec {
    */
   envelope?: false;
 }
+
+/** What a synonym stands for: a field's wire name, chosen by the value, or with the value put in the field's words. */
+export type Synonym = string | ((value: unknown) => string) | { to: string; value: (value: unknown) => unknown };
 
 export interface OperationBy {
   /** The body field (wire name) whose value chooses the operation. */

@@ -265,8 +265,8 @@ function withSynonyms(body: unknown, synonyms: RouteSpec['synonyms']): unknown {
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const [alias, target] of Object.entries(synonyms)) {
     if (!(alias in out)) continue;
-    const name = typeof target === 'function' ? target(out[alias]) : target;
-    if (!(name in out)) out[name] = out[alias];
+    const name = typeof target === 'object' ? target.to : typeof target === 'function' ? target(out[alias]) : target;
+    if (!(name in out)) out[name] = typeof target === 'object' ? target.value(out[alias]) : out[alias];
     delete out[alias];
   }
   return out;

@@ -24,7 +24,7 @@ export default defineRoutes('Clinical records', [
   {
     method: 'DELETE',
     path: '/api/clinical-records/:id',
-    operation: 'DeleteClinicalRecord',
+    operation: 'MarkClinicalRecordEnteredInError',
     summary: 'Delete a clinical record (kept with its versions, hidden from reads)',
   },
   {

@@ -31,6 +31,7 @@ export default defineRoutes('Conversations', [
     path: '/api/organizations/:org_id/conversations/:id/messages',
     operation: 'SendMessage',
     summary: 'Send a message (`body`, 1 to 5000 characters)',
+    synonyms: { content: 'body', message: 'body' },
     status: 201,
   },
 ]);

@@ -32,7 +32,7 @@ export default defineRoutes('Observations', [
   {
     method: 'DELETE',
     path: '/api/observations/:id',
-    operation: 'DeleteObservation',
+    operation: 'MarkObservationEnteredInError',
     summary: 'Delete an observation: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);

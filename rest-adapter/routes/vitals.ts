@@ -21,7 +21,7 @@ export default defineRoutes('Vitals', [
   {
     method: 'DELETE',
     path: '/api/vitals/:id',
-    operation: 'DeleteVital',
+    operation: 'MarkVitalEnteredInError',
     summary: 'Delete a vital sign record: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);

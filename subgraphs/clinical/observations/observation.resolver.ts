@@ -38,7 +38,7 @@ export class ObservationResolver {
   }
 
   @Mutation(() => Observation, { description: 'Mark an observation entered in error: kept, hidden from lists and reads' })
-  deleteObservation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
+  markObservationEnteredInError(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

@@ -119,7 +119,7 @@ export class ConversationService {
 
   async send(ctx: SubgraphContext, organizationId: string, id: string, input: SendMessageInput): Promise<ConversationMessage> {
     const found = await this.get(ctx, organizationId, id);
-    const body = input.body ?? input.content ?? input.message;
+    const body = input.body;
     if (body == null) throw errors.invalidField('body', 'is required');
     const senderId = ctx.viewer!.userId;
     return ctx.em.transactional(async (em) => {

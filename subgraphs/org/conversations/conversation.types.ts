@@ -30,14 +30,6 @@ export class SendMessageInput {
   @Field({ nullable: true, description: `1 to ${MAX_MESSAGE_LENGTH} characters, not blank` })
   @IsText(MAX_MESSAGE_LENGTH)
   body?: string;
-
-  @Field({ nullable: true, description: 'Taken for body when body is not given' })
-  @IsText(MAX_MESSAGE_LENGTH)
-  content?: string;
-
-  @Field({ nullable: true, description: 'Taken for body when body is not given' })
-  @IsText(MAX_MESSAGE_LENGTH)
-  message?: string;
 }
 
 @ArgsType()
