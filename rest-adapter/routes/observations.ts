@@ -14,7 +14,7 @@ export default defineRoutes('Observations', [
   {
     method: 'POST',
     path: '/api/observations',
-    operation: 'CreateObservation',
+    operation: 'RecordObservation',
     summary:
       'Record an observation (`patient_id`, LOINC `code`, `value_quantity` with UCUM `unit` or `value_string`, `status`, `effective_at`); ' +
       '`value` is accepted too: a number as `value_quantity`, text as `value_string`',
