@@ -59,6 +59,8 @@ export interface RouteSpec {
 export type Synonym = string | ((value: unknown) => string) | { to: string; value: (value: unknown) => unknown };
 
 export interface OperationBy {
+  /** The path's operationId in OpenAPI, which no single operation names (it stays what clients generated from). */
+  operationId: string;
   /** The body field (wire name) whose value chooses the operation. */
   field: string;
   /** The GraphQL enum the field's values come from: a value missing or outside it is a 400 naming the field. */

@@ -168,7 +168,13 @@ export function compileRoutes(
         const step = (operation: string) => compileRoute({ ...r, operation, upload: undefined, status: undefined }, t.tag, schema, ops);
         route.uploadOps = { reserve: step(r.upload.reserve), complete: step(r.upload.complete) };
       }
-      if (r.operationBy) route.choice = compileChoice(r, r.operationBy, (operation) => compileRoute({ ...r, operation, operationBy: undefined }, t.tag, schema, ops), schema);
+      if (r.operationBy)
+        route.choice = compileChoice(
+          r,
+          r.operationBy,
+          (operation) => compileRoute({ ...r, operation, operationBy: undefined }, t.tag, schema, ops),
+          schema,
+        );
       return route;
     }),
   );
@@ -233,7 +239,11 @@ function compileChoice(
  * like a variable: from the body, else the query). A value missing or outside the enum adds an issue naming the
  * field and answers the route itself (its variables are read for their issues too); a refused value answers its refusal.
  */
-function chooseRoute(route: CompiledRoute, req: VariableSources, issues: FieldIssue[]): CompiledRoute | { code: ErrorCode; message: string } {
+function chooseRoute(
+  route: CompiledRoute,
+  req: VariableSources,
+  issues: FieldIssue[],
+): CompiledRoute | { code: ErrorCode; message: string } {
   const by = route.operationBy;
   if (!route.choice || !by) return route;
   const body = withSynonyms(req.body as unknown, route.synonyms);

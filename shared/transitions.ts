@@ -53,6 +53,8 @@ export function transitionResolver<T extends object, A extends string, Arguments
       Object.getOwnPropertyDescriptor(prototype, mutation.name)!,
     );
   }
-  Object.defineProperty(Transitions, 'name', { value: `${family.machine.name.replace(/\W+(\w)?/g, (_, c: string) => c?.toUpperCase() ?? '')}Transitions` });
+  Object.defineProperty(Transitions, 'name', {
+    value: `${family.machine.name.replace(/\W+(\w)?/g, (_, c: string) => c?.toUpperCase() ?? '')}Transitions`,
+  });
   return Transitions;
 }

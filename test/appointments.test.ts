@@ -652,13 +652,20 @@ describe('GraphQL', () => {
       ['startAppointment', 'in_progress'],
       ['completeAppointment', 'completed'],
     ]) {
-      const res = await c.nurse.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id, reason: "on time") { status statusReason } }`, { id });
+      const res = await c.nurse.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id, reason: "on time") { status statusReason } }`, {
+        id,
+      });
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data[mutation]).toEqual({ status, statusReason: 'on time' });
     }
     const late = await c.nurse.api.graphql('mutation($id: ID!) { markAppointmentNoShow(id: $id) { status } }', { id });
     expect(late.body.errors[0].message).toBe('Cannot no show an appointment that is completed');
-    expect(late.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'ILLEGAL_TRANSITION', from: 'completed', action: 'no_show' });
+    expect(late.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'completed',
+      action: 'no_show',
+    });
   });
 
   it('resolves the clinical patient and the doctor of an appointment booked by staff', async () => {

@@ -108,7 +108,12 @@ describe('service requests', () => {
     expect(held.body.data.holdServiceRequest).toEqual({ status: 'on_hold', statusReason: 'Patient travelling' });
     // One mutation per transition: activating is for drafts, a request on hold resumes.
     const activate = await c.doctor.api.graphql('mutation($id: ID!) { activateServiceRequest(id: $id) { status } }', { id: request.id });
-    expect(activate.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'ILLEGAL_TRANSITION', from: 'on_hold', action: 'activate' });
+    expect(activate.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'on_hold',
+      action: 'activate',
+    });
     const resumed = await c.doctor.api.graphql('mutation($id: ID!) { resumeServiceRequest(id: $id) { status } }', { id: request.id });
     expect(resumed.body.data.resumeServiceRequest).toEqual({ status: 'active' });
     const list = await c.doctor.api.graphql(
@@ -476,10 +481,9 @@ describe('imaging studies', () => {
     expect(created.body.errors).toBeUndefined();
     const { id } = created.body.data.createImagingStudy;
     expect(created.body.data.createImagingStudy).toMatchObject({ status: 'registered', modality: 'MR', numberOfSeries: 0 });
-    const available = await c.doctor.api.graphql(
-      'mutation($id: ID!) { makeImagingStudyAvailable(id: $id) { status statusChangedBy } }',
-      { id },
-    );
+    const available = await c.doctor.api.graphql('mutation($id: ID!) { makeImagingStudyAvailable(id: $id) { status statusChangedBy } }', {
+      id,
+    });
     expect(available.body.data.makeImagingStudyAvailable).toEqual({ status: 'available', statusChangedBy: c.doctor.user.id });
     const cancelled = await c.doctor.api.graphql('mutation($id: ID!) { cancelImagingStudy(id: $id) { status } }', { id });
     expect(cancelled.body.errors[0].message).toBe('Cannot cancel an imaging study that is available');

@@ -23,6 +23,7 @@ export default defineRoutes('Imaging studies', [
     path: '/api/imaging-studies/:id/status',
     operation: 'MakeImagingStudyAvailable',
     operationBy: {
+      operationId: 'UpdateImagingStudyStatus',
       field: 'status',
       type: 'ImagingStudyStatus',
       operations: {

@@ -34,6 +34,7 @@ export default defineRoutes('Supply marketplace: orders', [
     path: '/api/marketplace/orders/:id/transition',
     operation: 'VerifySupplyOrder',
     operationBy: {
+      operationId: 'TransitionSupplyOrder',
       field: 'status',
       type: 'SupplyOrderStatus',
       operations: {

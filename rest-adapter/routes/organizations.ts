@@ -27,6 +27,7 @@ export default defineRoutes('Organizations', [
     path: '/api/organizations/:id/status',
     operation: 'ActivateOrganization',
     operationBy: {
+      operationId: 'UpdateOrganizationStatus',
       field: 'status',
       type: 'OrganizationStatus',
       operations: { active: 'ActivateOrganization', suspended: 'SuspendOrganization', closed: 'CloseOrganization' },

@@ -87,6 +87,7 @@ export default defineRoutes('Scheduling', [
     path: '/api/appointments/:id/status',
     operation: 'ConfirmAppointment',
     operationBy: {
+      operationId: 'UpdateAppointmentStatus',
       field: 'status',
       type: 'AppointmentStatus',
       operations: {

@@ -23,6 +23,7 @@ export default defineRoutes('Service requests', [
     path: '/api/service-requests/:id/status',
     operation: 'ActivateServiceRequest',
     operationBy: {
+      operationId: 'UpdateServiceRequestStatus',
       field: 'status',
       type: 'ServiceRequestStatus',
       operations: {

@@ -61,7 +61,10 @@ export const ImagingStudyTransitionResolver = transitionResolver({
   args: ImagingStudyTransitionArgs,
   run: (ctx, args, action) => new ImagingStudyService().transition(ctx, args, action),
   mutations: {
-    make_available: { name: 'makeImagingStudyAvailable', description: 'Mark a registered imaging study available: its images can be retrieved' },
+    make_available: {
+      name: 'makeImagingStudyAvailable',
+      description: 'Mark a registered imaging study available: its images can be retrieved',
+    },
     cancel: { name: 'cancelImagingStudy', description: 'Cancel a registered imaging study' },
     enter_in_error: {
       name: 'markImagingStudyEnteredInError',

@@ -9,7 +9,13 @@ import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared
 import { ImagingOrder } from '../imaging/imaging-order.entity';
 import { lockedChange } from '../../../shared/locked-change';
 import { serviceRequestOfPatient } from '../service-requests/service-request.service';
-import { IMAGING_STUDY, INITIAL_IMAGING_STUDY_STATUSES, ImagingStudy, ImagingStudyStatus, type ImagingStudyAction } from './imaging-study.entity';
+import {
+  IMAGING_STUDY,
+  INITIAL_IMAGING_STUDY_STATUSES,
+  ImagingStudy,
+  ImagingStudyStatus,
+  type ImagingStudyAction,
+} from './imaging-study.entity';
 import type { CreateImagingStudyInput, ImagingStudyListArgs, ImagingStudyTransitionArgs } from './imaging-study.types';
 
 const RESOURCE = 'imaging_study';

@@ -33,6 +33,9 @@ export const UserAccountTransitionResolver = transitionResolver({
   run: (ctx, args, action) => new AdminService().transition(ctx, args, action),
   mutations: {
     activate: { name: 'activateUser', description: 'Let a suspended account sign in again (SUPER:ADMIN); an active one stays as it is' },
-    suspend: { name: 'suspendUser', description: 'Suspend an account (SUPER:ADMIN): its sessions end and its tokens and API keys are refused' },
+    suspend: {
+      name: 'suspendUser',
+      description: 'Suspend an account (SUPER:ADMIN): its sessions end and its tokens and API keys are refused',
+    },
   },
 });

@@ -20,7 +20,10 @@ export const OrganizationTransitionResolver = transitionResolver({
   args: OrganizationTransitionArgs,
   run: (ctx, args, action) => new OrganizationService().transition(ctx, args, action),
   mutations: {
-    activate: { name: 'activateOrganization', description: 'Approve a pending organization or reinstate a suspended one (platform administrators)' },
+    activate: {
+      name: 'activateOrganization',
+      description: 'Approve a pending organization or reinstate a suspended one (platform administrators)',
+    },
     suspend: { name: 'suspendOrganization', description: 'Put an active organization on hold (platform administrators)' },
     close: { name: 'closeOrganization', description: 'Close an organization for good (platform administrators); nothing leaves closed' },
   },

@@ -17,7 +17,12 @@ import { recordSecurityEvent } from '../security/security-log';
 import { forgetUser } from '../users/identity';
 import { User } from '../users/user.entity';
 import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus, type OrganizationAction } from './organization.entity';
-import type { CreateOrganizationInput, OrganizationListArgs, OrganizationTransitionArgs, UpdateOrganizationInput } from './organization.types';
+import type {
+  CreateOrganizationInput,
+  OrganizationListArgs,
+  OrganizationTransitionArgs,
+  UpdateOrganizationInput,
+} from './organization.types';
 
 /** A place is a latitude and a longitude together: one without the other locates nothing. */
 function requireBothOrNeither(latitude: number | null | undefined, longitude: number | null | undefined): void {

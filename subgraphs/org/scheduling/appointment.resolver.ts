@@ -165,7 +165,10 @@ export const AppointmentTransitionResolver = transitionResolver({
     check_in: { name: 'checkInAppointment', description: 'Check the patient in for a booked or confirmed appointment (staff)' },
     start: { name: 'startAppointment', description: 'Start the visit of a checked-in appointment (staff)' },
     complete: { name: 'completeAppointment', description: 'Complete an appointment in progress (staff)' },
-    no_show: { name: 'markAppointmentNoShow', description: 'Mark a booked or confirmed appointment a no-show: the patient never came (staff)' },
+    no_show: {
+      name: 'markAppointmentNoShow',
+      description: 'Mark a booked or confirmed appointment a no-show: the patient never came (staff)',
+    },
   },
 });
 

@@ -17,7 +17,14 @@ export default defineModule({
   description:
     'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
   entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
-  resolvers: [ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentTransitionResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver],
+  resolvers: [
+    ResourceResolver,
+    ScheduleResolver,
+    AppointmentResolver,
+    AppointmentTransitionResolver,
+    AppointmentRequestResolver,
+    OrganizationAppointmentsResolver,
+  ],
   references: { Appointment: AppointmentResolver.resolveReference },
   consumers: [appointmentNotifications],
   topics: [APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED],
