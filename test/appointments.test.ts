@@ -598,6 +598,14 @@ describe('appointment requests', () => {
     expect(fieldsOf(await post({ resource_id: room, preferred_end: at(date, '08:00') }))).toEqual(['preferred_end']);
     expect(fieldsOf(await post({ resource_id: room, preferred_start: at(dayAhead(-2), '09:00') }))).toEqual(['preferred_start']);
     expect((await post({ resource_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
+    // The booking names stand in for the preferred times (a wire synonym; GraphQL has only preferredStart/End).
+    const booking = await patient.api.post('/api/appointment-requests', {
+      resource_id: room,
+      start_time: at(date, '15:00'),
+      end_time: at(date, '15:30'),
+    });
+    expect(booking.status).toBe(201);
+    expect(booking.body.data).toMatchObject({ preferred_start: at(date, '15:00'), preferred_end: at(date, '15:30') });
     expect((await post({ doctor_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
     expect(
       (

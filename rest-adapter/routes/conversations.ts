@@ -12,6 +12,7 @@ export default defineRoutes('Conversations', [
     path: '/api/organizations/:org_id/conversations',
     operation: 'CreateConversation',
     summary: 'Start a conversation with members (`subject`, `participant_ids`, `patient_id`)',
+    synonyms: { title: 'subject' },
     status: 201,
   },
   {

@@ -122,6 +122,8 @@ export default defineRoutes('Scheduling', [
     path: '/api/appointment-requests',
     operation: 'CreateAppointmentRequest',
     summary: 'Request an appointment (`resource_id` or `doctor_id`, `preferred_start`, `preferred_end`, `reason`)',
+    // Clients that send the booking names.
+    synonyms: { start_time: 'preferred_start', end_time: 'preferred_end' },
     status: 201,
   },
   {

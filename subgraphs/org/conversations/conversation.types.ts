@@ -9,13 +9,9 @@ export const MAX_PARTICIPANTS = 50;
 
 @InputType({ description: 'The new conversation: its subject and participants' })
 export class CreateConversationInput {
-  @Field({ nullable: true, description: 'Required (or `title`, accepted as its synonym)' })
+  @Field({ nullable: true, description: 'Required, 200 characters at most' })
   @IsText(200)
   subject?: string;
-
-  @Field({ nullable: true, description: 'Synonym of `subject`' })
-  @IsText(200)
-  title?: string;
 
   @Field(() => [ID], { description: 'User ids of members of the organization; the creator takes part anyway' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must name at most ${MAX_PARTICIPANTS} members` })
