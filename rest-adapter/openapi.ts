@@ -71,12 +71,10 @@ const pascal = (text: string) =>
  * paths of a standard), the name followed by the method, and where that is not enough yet, by the path's literal
  * segments as well (`InvokeCdsHookPostCdsServices`). The GraphQL operation stays in `x-graphql-operation`.
  */
-export function operationIds(
-  routes: { operation: string; method: string; path: string; operationBy?: { operationId: string } }[],
-): string[] {
+export function operationIds(routes: { operation: string; operationId?: string; method: string; path: string }[]): string[] {
   const count = (ids: string[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string, number>());
-  // A route choosing its operation by a body field names itself.
-  const names = routes.map((r) => r.operationBy?.operationId ?? r.operation);
+  // A route that names its operationId keeps it (one choosing its operation by a body field, a renamed mutation).
+  const names = routes.map((r) => r.operationId ?? r.operation);
   const byName = count(names);
   const withMethod = names.map((name, i) => (byName.get(name)! > 1 ? name + pascal(routes[i].method) : name));
   const taken = count(withMethod);

@@ -19,6 +19,12 @@ export interface RouteSpec {
   path: string;
   /** Name of the operation document under schema/operations/. */
   operation: string;
+  /**
+   * The path's operationId in OpenAPI when the operation's name is not it: a route choosing its operation by a body
+   * field (required there), or one whose GraphQL mutation was renamed (the REST contract and its clients' generated
+   * names stay).
+   */
+  operationId?: string;
   summary: string;
   description?: string;
   /** Success status: 201 for creates, 200 (the default) for everything else. */
@@ -59,8 +65,6 @@ export interface RouteSpec {
 export type Synonym = string | ((value: unknown) => string) | { to: string; value: (value: unknown) => unknown };
 
 export interface OperationBy {
-  /** The path's operationId in OpenAPI, which no single operation names (it stays what clients generated from). */
-  operationId: string;
   /** The body field (wire name) whose value chooses the operation. */
   field: string;
   /** The GraphQL enum the field's values come from: a value missing or outside it is a 400 naming the field. */

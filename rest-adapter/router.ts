@@ -213,6 +213,7 @@ function compileChoice(
   schema: GraphQLSchema,
 ): NonNullable<CompiledRoute['choice']> {
   const where = `${spec.method} ${spec.path}`;
+  if (!spec.operationId) throw new Error(`${where}: a route choosing its operation by a body field names its operationId`);
   const type = schema.getType(by.type);
   if (!isEnumType(type)) throw new Error(`${where}: operationBy type ${by.type} is not an enum`);
   const values = type.getValues().map((v) => v.name);

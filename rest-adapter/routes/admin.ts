@@ -12,8 +12,8 @@ export default defineRoutes('Auth and admin', [
     method: 'PATCH',
     path: '/api/admin/users/:id/status',
     operation: 'SuspendUser',
+    operationId: 'SetUserStatus',
     operationBy: {
-      operationId: 'SetUserStatus',
       field: 'status',
       type: 'UserStatus',
       operations: { active: 'ActivateUser', suspended: 'SuspendUser' },

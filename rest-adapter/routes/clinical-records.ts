@@ -25,6 +25,7 @@ export default defineRoutes('Clinical records', [
     method: 'DELETE',
     path: '/api/clinical-records/:id',
     operation: 'MarkClinicalRecordEnteredInError',
+    operationId: 'DeleteClinicalRecord',
     summary: 'Delete a clinical record (kept with its versions, hidden from reads)',
   },
   {

@@ -22,8 +22,8 @@ export default defineRoutes('Imaging studies', [
     method: 'PATCH',
     path: '/api/imaging-studies/:id/status',
     operation: 'MakeImagingStudyAvailable',
+    operationId: 'UpdateImagingStudyStatus',
     operationBy: {
-      operationId: 'UpdateImagingStudyStatus',
       field: 'status',
       type: 'ImagingStudyStatus',
       operations: {

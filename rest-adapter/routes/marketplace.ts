@@ -33,8 +33,8 @@ export default defineRoutes('Supply marketplace: orders', [
     method: 'POST',
     path: '/api/marketplace/orders/:id/transition',
     operation: 'VerifySupplyOrder',
+    operationId: 'TransitionSupplyOrder',
     operationBy: {
-      operationId: 'TransitionSupplyOrder',
       field: 'status',
       type: 'SupplyOrderStatus',
       operations: {

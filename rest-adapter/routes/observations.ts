@@ -15,6 +15,7 @@ export default defineRoutes('Observations', [
     method: 'POST',
     path: '/api/observations',
     operation: 'RecordObservation',
+    operationId: 'CreateObservation',
     summary:
       'Record an observation (`patient_id`, LOINC `code`, `value_quantity` with UCUM `unit` or `value_string`, `status`, `effective_at`); ' +
       '`value` is accepted too: a number as `value_quantity`, text as `value_string`',
@@ -33,6 +34,7 @@ export default defineRoutes('Observations', [
     method: 'DELETE',
     path: '/api/observations/:id',
     operation: 'MarkObservationEnteredInError',
+    operationId: 'DeleteObservation',
     summary: 'Delete an observation: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);

@@ -26,8 +26,8 @@ export default defineRoutes('Organizations', [
     method: 'PATCH',
     path: '/api/organizations/:id/status',
     operation: 'ActivateOrganization',
+    operationId: 'UpdateOrganizationStatus',
     operationBy: {
-      operationId: 'UpdateOrganizationStatus',
       field: 'status',
       type: 'OrganizationStatus',
       operations: { active: 'ActivateOrganization', suspended: 'SuspendOrganization', closed: 'CloseOrganization' },

@@ -15,6 +15,7 @@ export default defineRoutes('Patients', [
     method: 'POST',
     path: '/api/organizations/:org_id/patients',
     operation: 'CreateOrganizationPatient',
+    operationId: 'RegisterOrganizationPatient',
     summary: 'Register a patient for an organization; assigns a medical record number when none is given',
     status: 201,
   },

@@ -86,8 +86,8 @@ export default defineRoutes('Scheduling', [
     method: 'PATCH',
     path: '/api/appointments/:id/status',
     operation: 'ConfirmAppointment',
+    operationId: 'UpdateAppointmentStatus',
     operationBy: {
-      operationId: 'UpdateAppointmentStatus',
       field: 'status',
       type: 'AppointmentStatus',
       operations: {

@@ -22,8 +22,8 @@ export default defineRoutes('Service requests', [
     method: 'PATCH',
     path: '/api/service-requests/:id/status',
     operation: 'ActivateServiceRequest',
+    operationId: 'UpdateServiceRequestStatus',
     operationBy: {
-      operationId: 'UpdateServiceRequestStatus',
       field: 'status',
       type: 'ServiceRequestStatus',
       operations: {

@@ -22,6 +22,7 @@ export default defineRoutes('Vitals', [
     method: 'DELETE',
     path: '/api/vitals/:id',
     operation: 'MarkVitalEnteredInError',
+    operationId: 'DeleteVital',
     summary: 'Delete a vital sign record: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);
