@@ -598,6 +598,14 @@ describe('appointment requests', () => {
     expect(fieldsOf(await post({ resource_id: room, preferred_end: at(date, '08:00') }))).toEqual(['preferred_end']);
     expect(fieldsOf(await post({ resource_id: room, preferred_start: at(dayAhead(-2), '09:00') }))).toEqual(['preferred_start']);
     expect((await post({ resource_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
+    // The booking names stand in for the preferred times (a wire synonym; GraphQL has only preferredStart/End).
+    const booking = await patient.api.post('/api/appointment-requests', {
+      resource_id: room,
+      start_time: at(date, '15:00'),
+      end_time: at(date, '15:30'),
+    });
+    expect(booking.status).toBe(201);
+    expect(booking.body.data).toMatchObject({ preferred_start: at(date, '15:00'), preferred_end: at(date, '15:30') });
     expect((await post({ doctor_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
     expect(
       (
@@ -644,6 +652,30 @@ describe('audit', () => {
 });
 
 describe('GraphQL', () => {
+  it('moves an appointment by one mutation per transition; an illegal one is a CONFLICT naming it', async () => {
+    const { id } = await book(freshDay(), '09:00', '09:30');
+    for (const [mutation, status] of [
+      ['confirmAppointment', 'confirmed'],
+      ['checkInAppointment', 'checked_in'],
+      ['startAppointment', 'in_progress'],
+      ['completeAppointment', 'completed'],
+    ]) {
+      const res = await c.nurse.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id, reason: "on time") { status statusReason } }`, {
+        id,
+      });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data[mutation]).toEqual({ status, statusReason: 'on time' });
+    }
+    const late = await c.nurse.api.graphql('mutation($id: ID!) { markAppointmentNoShow(id: $id) { status } }', { id });
+    expect(late.body.errors[0].message).toBe('Cannot no show an appointment that is completed');
+    expect(late.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'completed',
+      action: 'no_show',
+    });
+  });
+
   it('resolves the clinical patient and the doctor of an appointment booked by staff', async () => {
     const date = freshDay();
     const booked = await c.receptionist.api.graphql(

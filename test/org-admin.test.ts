@@ -81,15 +81,19 @@ describe('PATCH /api/organizations/:id/status', () => {
     expect((await admin.patch('/api/organizations/00000000-0000-4000-8000-000000000000/status', { status: 'active' })).status).toBe(404);
   });
 
-  it('works through GraphQL', async () => {
+  it('works through GraphQL, one mutation per transition', async () => {
     const { org } = await team();
-    const res = await admin.graphql(
-      'mutation($id: ID!) { updateOrganizationStatus(id: $id, status: suspended, reason: "Audit") { id status statusReason } }',
-      {
-        id: org.id,
-      },
-    );
-    expect(res.body.data.updateOrganizationStatus).toEqual({ id: org.id, status: 'suspended', statusReason: 'Audit' });
+    const res = await admin.graphql('mutation($id: ID!) { suspendOrganization(id: $id, reason: "Audit") { id status statusReason } }', {
+      id: org.id,
+    });
+    expect(res.body.data.suspendOrganization).toEqual({ id: org.id, status: 'suspended', statusReason: 'Audit' });
+    const again = await admin.graphql('mutation($id: ID!) { suspendOrganization(id: $id) { id } }', { id: org.id });
+    expect(again.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'suspended',
+      action: 'suspend',
+    });
   });
 });
 

@@ -14,7 +14,8 @@ export default defineRoutes('Patients', [
   {
     method: 'POST',
     path: '/api/organizations/:org_id/patients',
-    operation: 'RegisterOrganizationPatient',
+    operation: 'CreateOrganizationPatient',
+    operationId: 'RegisterOrganizationPatient',
     summary: 'Register a patient for an organization; assigns a medical record number when none is given',
     status: 201,
   },

@@ -75,8 +75,10 @@ export class ClinicalRecordResolver {
     return this.service.update(ctx, id, input);
   }
 
-  @Mutation(() => ClinicalRecord, { description: 'Delete a record: hidden from lists and reads, kept with its versions' })
-  deleteClinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => ClinicalRecord, {
+    description: 'Mark a clinical record entered in error: kept with its versions, hidden from lists and reads',
+  })
+  markClinicalRecordEnteredInError(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

@@ -1,12 +1,12 @@
 import { defineModule } from '../../../shared/module';
 import { ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
-import { ImagingStudyResolver, PatientImagingStudiesResolver } from './imaging-study.resolver';
+import { ImagingStudyResolver, ImagingStudyTransitionResolver, PatientImagingStudiesResolver } from './imaging-study.resolver';
 
 export default defineModule({
   name: 'imaging-studies',
   description: 'Imaging studies (DICOM study metadata) with a status workflow',
   entities: [ImagingStudy],
-  resolvers: [ImagingStudyResolver, PatientImagingStudiesResolver],
+  resolvers: [ImagingStudyResolver, ImagingStudyTransitionResolver, PatientImagingStudiesResolver],
   patientData: [
     {
       section: 'imaging_studies',

@@ -2,15 +2,15 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Observation } from './observation.entity';
 import { ObservationService } from './observation.service';
-import { CreateObservationInput, ObservationListArgs, ObservationPage, UpdateObservationInput } from './observation.types';
+import { RecordObservationInput, ObservationListArgs, ObservationPage, UpdateObservationInput } from './observation.types';
 
 @Resolver(() => Observation)
 export class ObservationResolver {
   private readonly service = new ObservationService();
 
   @Mutation(() => Observation, { description: 'Record an observation (LOINC-coded) about a patient (clinicians of its organization)' })
-  createObservation(
-    @Arg('input', { description: 'The fields of the new observation' }) input: CreateObservationInput,
+  recordObservation(
+    @Arg('input', { description: 'The fields of the new observation' }) input: RecordObservationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.create(ctx, input);
@@ -38,7 +38,7 @@ export class ObservationResolver {
   }
 
   @Mutation(() => Observation, { description: 'Mark an observation entered in error: kept, hidden from lists and reads' })
-  deleteObservation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
+  markObservationEnteredInError(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

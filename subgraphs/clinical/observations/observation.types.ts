@@ -12,7 +12,7 @@ const IsUnit = () => (target: object, key: string | symbol) => {
 };
 
 @InputType({ description: 'The fields of a new observation' })
-export class CreateObservationInput {
+export class RecordObservationInput {
   @Field(() => ID)
   patientId!: string;
 

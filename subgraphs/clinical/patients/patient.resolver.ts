@@ -60,10 +60,10 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
-  registerOrganizationPatient(
+  @Mutation(() => Patient, { description: 'Create a patient of an organization; assigns a medical record number' })
+  createOrganizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
-    @Arg('input') input: PatientInput,
+    @Arg('input', { description: 'The fields of the new patient' }) input: PatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.register(ctx, organizationId, input);

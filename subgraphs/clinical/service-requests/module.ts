@@ -1,12 +1,12 @@
 import { defineModule } from '../../../shared/module';
 import { ServiceRequest, ServiceRequestStatus } from './service-request.entity';
-import { PatientServiceRequestsResolver, ServiceRequestResolver } from './service-request.resolver';
+import { PatientServiceRequestsResolver, ServiceRequestResolver, ServiceRequestTransitionResolver } from './service-request.resolver';
 
 export default defineModule({
   name: 'service-requests',
   description: 'FHIR ServiceRequest-like orders (lab, imaging, referrals) with a status workflow',
   entities: [ServiceRequest],
-  resolvers: [ServiceRequestResolver, PatientServiceRequestsResolver],
+  resolvers: [ServiceRequestResolver, ServiceRequestTransitionResolver, PatientServiceRequestsResolver],
   patientData: [
     {
       section: 'service_requests',

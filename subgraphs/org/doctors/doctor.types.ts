@@ -151,16 +151,9 @@ export type VerifyDecision = (typeof VERIFY_DECISIONS)[number];
 
 @InputType({ description: "The decision on a doctor's license" })
 export class VerifyDoctorInput {
-  @Field({ nullable: true, description: `${VERIFY_DECISIONS.join(' or ')}; or give status or approved` })
+  @Field({ nullable: true, description: VERIFY_DECISIONS.join(' or ') })
   @IsOneOf(VERIFY_DECISIONS)
   decision?: string;
-
-  @Field({ nullable: true, description: 'The resulting status instead of decision: approved or rejected' })
-  @IsOneOf(['approved', 'rejected'])
-  status?: string;
-
-  @Field({ nullable: true, description: 'true to approve, false to reject, instead of decision' })
-  approved?: boolean;
 
   @Field({ nullable: true, description: 'Required when rejecting; shown to the doctor' })
   @IsText(2000)

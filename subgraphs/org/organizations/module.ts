@@ -4,13 +4,13 @@ import { InvitationResolver } from './invitation.resolver';
 import { MemberResolver, OrganizationMembersResolver } from './member.resolver';
 import { Organization, OrganizationMember } from './organization.entity';
 import { MEMBER_ADDED } from './organization.events';
-import { OrganizationResolver } from './organization.resolver';
+import { OrganizationResolver, OrganizationTransitionResolver } from './organization.resolver';
 
 export default defineModule({
   name: 'organizations',
   description: 'Facilities (clinics, hospitals, pharmacies), their status, members and roles, and invitations',
   entities: [Organization, OrganizationMember, OrganizationInvitation],
-  resolvers: [OrganizationResolver, OrganizationMembersResolver, MemberResolver, InvitationResolver],
+  resolvers: [OrganizationResolver, OrganizationTransitionResolver, OrganizationMembersResolver, MemberResolver, InvitationResolver],
   references: { Organization: OrganizationResolver.resolveReference },
   topics: [MEMBER_ADDED],
 });

@@ -16,8 +16,13 @@ import { isPlatformAdmin } from '../../../shared/viewer';
 import { recordSecurityEvent } from '../security/security-log';
 import { forgetUser } from '../users/identity';
 import { User } from '../users/user.entity';
-import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus } from './organization.entity';
-import type { CreateOrganizationInput, OrganizationListArgs, OrganizationStatusArgs, UpdateOrganizationInput } from './organization.types';
+import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus, type OrganizationAction } from './organization.entity';
+import type {
+  CreateOrganizationInput,
+  OrganizationListArgs,
+  OrganizationTransitionArgs,
+  UpdateOrganizationInput,
+} from './organization.types';
 
 /** A place is a latitude and a longitude together: one without the other locates nothing. */
 function requireBothOrNeither(latitude: number | null | undefined, longitude: number | null | undefined): void {
@@ -108,24 +113,15 @@ export class OrganizationService {
   }
 
   /**
-   * Platform administrators move an organization through its states (ORGANIZATION); the requested status names the
-   * action. The row is locked, so two administrators acting at once apply one after the other.
+   * Platform administrators move an organization through its states (ORGANIZATION) by one of its actions. The row is
+   * locked, so two administrators acting at once apply one after the other.
    */
-  async setStatus(ctx: SubgraphContext, args: OrganizationStatusArgs): Promise<Organization> {
+  async transition(ctx: SubgraphContext, args: OrganizationTransitionArgs, action: OrganizationAction): Promise<Organization> {
     requirePlatformPermission(ctx.viewer, 'admin:organizations');
     if (!isUuid(args.id)) throw errors.notFound('Organization');
     return ctx.em.transactional(async (em) => {
       const org = await em.findOne(Organization, { id: args.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!org) throw errors.notFound('Organization');
-      // The requested status names the action; none leads back to pending.
-      const action = ORGANIZATION.actionTo(org.status, args.status);
-      if (!action) {
-        throw errors.conflict(
-          org.status === OrganizationStatus.pending
-            ? 'The organization is already pending'
-            : `Cannot return an organization that is ${org.status} to pending`,
-        );
-      }
       const from = org.status;
       org.status = ORGANIZATION.next(org.status, action);
       org.statusReason = args.reason?.trim() ?? null;

@@ -3,12 +3,13 @@ import { byIds, PageArgs } from '../../../shared/model';
 import { Organization } from '../organizations/organization.entity';
 import { PatientRef, ref } from '../../../shared/refs';
 import { Public } from '../../../shared/public';
+import { transitionResolver } from '../../../shared/transitions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
-import { Appointment, AppointmentStatus } from './appointment.entity';
+import { APPOINTMENT, Appointment } from './appointment.entity';
 import { AppointmentService } from './appointment.service';
 import {
   AppointmentKanban,
@@ -55,16 +56,6 @@ export class AppointmentResolver {
   @Query(() => AppointmentKanban, { description: "A day's appointments in one column per status (staff)" })
   appointmentKanban(@Args() args: KanbanArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.kanban(ctx, args);
-  }
-
-  @Mutation(() => Appointment, { description: 'Move an appointment to a status (staff); 409 when the move is not allowed' })
-  updateAppointmentStatus(
-    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
-    @Arg('status', () => AppointmentStatus) status: AppointmentStatus,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
-    @Ctx() ctx: SubgraphContext,
-  ) {
-    return this.service.updateStatus(ctx, id, status, reason);
   }
 
   @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
@@ -168,6 +159,23 @@ export class AppointmentRequestResolver {
     return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
   }
 }
+
+/** One mutation per move of an appointment's day (staff); cancelling is `cancelAppointment`, open to its patient too. */
+export const AppointmentTransitionResolver = transitionResolver({
+  type: () => Appointment,
+  machine: APPOINTMENT,
+  run: (ctx, args, action) => new AppointmentService().transition(ctx, args, action),
+  mutations: {
+    confirm: { name: 'confirmAppointment', description: 'Confirm a booked appointment (staff); 409 from any other status' },
+    check_in: { name: 'checkInAppointment', description: 'Check the patient in for a booked or confirmed appointment (staff)' },
+    start: { name: 'startAppointment', description: 'Start the visit of a checked-in appointment (staff)' },
+    complete: { name: 'completeAppointment', description: 'Complete an appointment in progress (staff)' },
+    no_show: {
+      name: 'markAppointmentNoShow',
+      description: 'Mark a booked or confirmed appointment a no-show: the patient never came (staff)',
+    },
+  },
+});
 
 /** `organization { appointments }`: the rule of `appointments(organizationId)`, one organization per call. */
 @Resolver(() => Organization)

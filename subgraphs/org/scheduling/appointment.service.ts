@@ -9,13 +9,14 @@ import { emitEvent } from '../../../shared/outbox';
 import { APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
 import { can, organizationsWith, requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import type { TransitionArgs } from '../../../shared/transitions';
 import type { Viewer } from '../../../shared/viewer';
 import {
   APPOINTMENT,
   APPOINTMENT_STATUSES,
+  type AppointmentAction,
   Appointment,
   appointmentAudit,
-  AppointmentStatus,
   RESCHEDULABLE_STATUSES,
   mayReadAppointment,
   readableAppointment,
@@ -152,11 +153,8 @@ export class AppointmentService {
     };
   }
 
-  /** Moves an appointment to the status asked for, through the action that leads there (staff). */
-  async updateStatus(ctx: SubgraphContext, id: string, status: AppointmentStatus, reason?: string | null): Promise<Appointment> {
-    // Each status has one action leading to it; none leads to booked, where every appointment starts.
-    const action = APPOINTMENT.actionTo(undefined, status);
-    if (!action) throw errors.invalidField('status', 'cannot be set to booked; it is where every appointment starts');
+  /** Moves an appointment on by an action of its machine (staff); a cancellation also goes through `cancel`. */
+  async transition(ctx: SubgraphContext, { id, reason }: TransitionArgs, action: AppointmentAction): Promise<Appointment> {
     if (action === 'cancel') return this.cancel(ctx, id, reason, { staffOnly: true });
     await writableAppointment(ctx, id);
     return changeAppointment(ctx, id, (_tx, a) => {

@@ -143,17 +143,11 @@ export class CreateAppointmentRequestInput {
   @IsId()
   organizationId?: string;
 
-  @Field(() => Date, { nullable: true, description: 'Required (or `start_time`)' })
+  @Field(() => Date, { nullable: true, description: 'Required: the start wanted' })
   preferredStart?: Date;
 
-  @Field(() => Date, { nullable: true, description: 'Required (or `end_time`)' })
+  @Field(() => Date, { nullable: true, description: 'Required: the end wanted' })
   preferredEnd?: Date;
-
-  @Field(() => Date, { nullable: true, description: 'Same as preferred_start, for clients that send the booking names' })
-  startTime?: Date;
-
-  @Field(() => Date, { nullable: true, description: 'Same as preferred_end' })
-  endTime?: Date;
 
   @Field({ nullable: true })
   @IsText(2000)

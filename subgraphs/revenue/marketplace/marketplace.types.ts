@@ -126,21 +126,6 @@ export class VerifySupplyOrderInput {
 }
 
 @ArgsType()
-export class SupplyOrderTransitionArgs {
-  @Field(() => ID, { description: 'The order id' })
-  id!: string;
-
-  @Field(() => SupplyOrderStatus, {
-    description: 'The status wanted: each is reached by its named action, from the states the machine allows',
-  })
-  status!: SupplyOrderStatus;
-
-  @Field({ nullable: true, description: 'Why (kept when cancelling)' })
-  @IsText(500)
-  reason?: string;
-}
-
-@ArgsType()
 export class CancelSupplyOrderArgs {
   @Field(() => ID, { description: 'The order id' })
   id!: string;
