@@ -1,12 +1,19 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { ImagingOrder } from './imaging-order.entity';
-import { ImagingOrderResolver } from './imaging-order.resolver';
+import { ImagingOrderResolver, PatientImagingOrdersResolver } from './imaging-order.resolver';
 
 export default defineModule({
   name: 'imaging',
   description: 'Imaging orders: create, schedule, start, complete, cancel',
   entities: [ImagingOrder],
-  resolvers: [ImagingOrderResolver],
+  resolvers: [
+    patientField(ImagingOrder),
+    referenceFields(ImagingOrder, { orderedByUser: { id: 'orderedBy', type: 'User' }, cancelledByUser: { id: 'cancelledBy', type: 'User' } }),
+    ImagingOrderResolver,
+    PatientImagingOrdersResolver,
+  ],
   patientData: [
     {
       section: 'imaging_orders',

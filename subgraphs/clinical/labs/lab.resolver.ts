@@ -21,11 +21,13 @@ import {
   ReviewLabResultArgs,
   UpdateLabOrderInput,
   LabResultConnection,
+  LabOrderConnection,
 } from './lab.types';
 
 const LAB_RESULT_LIST = patientList('lab_result', LabResult, { sortColumn: 'created_at' });
+const LAB_ORDER_LIST = patientList('lab_order', LabOrder, { sortColumn: 'created_at' });
 
-/** `patient { labResults }`: the newest results, batched across patients. */
+/** `patient { labResults labOrders }`: the newest results and orders, batched across patients. */
 @Resolver(() => Patient)
 export class PatientLabResultsResolver {
   @FieldResolver(() => LabResultConnection, {
@@ -34,6 +36,14 @@ export class PatientLabResultsResolver {
   })
   labResults(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, LAB_RESULT_LIST, patient, args);
+  }
+
+  @FieldResolver(() => LabOrderConnection, {
+    nullable: true,
+    description: 'Lab orders, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  labOrders(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, LAB_ORDER_LIST, patient, args);
   }
 }
 

@@ -1,12 +1,19 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { Observation, ObservationStatus } from './observation.entity';
-import { ObservationResolver } from './observation.resolver';
+import { ObservationResolver, PatientObservationsResolver } from './observation.resolver';
 
 export default defineModule({
   name: 'observations',
   description: 'FHIR Observation-like measurements with LOINC codes and unit checks',
   entities: [Observation],
-  resolvers: [ObservationResolver],
+  resolvers: [
+    patientField(Observation),
+    referenceFields(Observation, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    ObservationResolver,
+    PatientObservationsResolver,
+  ],
   patientData: [
     {
       section: 'observations',
