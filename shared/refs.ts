@@ -6,10 +6,12 @@ import type { SubgraphContext } from './subgraph';
 
 /**
  * Entities owned by another subgraph, referred to by id. The gateway fetches their fields from the owner.
- * A subgraph returns `{ id }` for such a field, or null when there is no reference.
+ * A subgraph returns `{ id }` for such a field, or null when there is no reference. The organization's key is
+ * resolvable (the representation is the reference), so a subgraph may add fields to it (the clinical subgraph's
+ * `Organization.patients`).
  */
 @ObjectType('Organization')
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "id")')
 export class OrganizationRef {
   @Field(() => ID)
   id!: string;

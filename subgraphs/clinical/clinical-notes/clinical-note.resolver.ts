@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import { byIds, PageArgs } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -14,6 +15,7 @@ import { ClinicalNoteService } from './clinical-note.service';
 import {
   AddDictationAudioArgs,
   AddDictationTextArgs,
+  ClinicalNoteConnection,
   ClinicalNotePage,
   CreateClinicalNoteInput,
   DictationSegmentPage,
@@ -192,5 +194,21 @@ export class DictationSegmentResolver {
   @FieldResolver(() => Transcript, { nullable: true, description: 'The transcript of an audio segment' })
   transcript(@Root() segment: DictationSegment, @Ctx() ctx: SubgraphContext) {
     return load(ctx, 'transcript', Transcript, segment.transcriptId);
+  }
+}
+
+/** `appointment { clinicalNotes }`: the notes of each appointment, batched across appointments. */
+@Resolver(() => AppointmentRef)
+export class AppointmentClinicalNotesResolver {
+  private readonly service = new ClinicalNoteService();
+
+  @FieldResolver(() => ClinicalNoteConnection, {
+    nullable: true,
+    description:
+      "Clinical notes written for the appointment (each with its encounter's clinical record), newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller who may not read the patient's",
+  })
+  @Directive('@requires(fields: "patientId organizationId")')
+  clinicalNotes(@Root() appointment: AppointmentRef, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forAppointment(ctx, appointment, args);
   }
 }

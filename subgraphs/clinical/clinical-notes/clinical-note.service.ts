@@ -1,12 +1,14 @@
 import { wrap, type FilterQuery } from '@mikro-orm/core';
 import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { clock } from '../../../shared/clock';
+import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList } from '../../../shared/connection';
+import { can } from '../../../shared/permissions';
 import { errors, type FieldIssue } from '../../../shared/errors';
 import { changedKeys, isUuid, paginate, patchFrom, type PageResult } from '../../../shared/model';
 import { lockedChange } from '../../../shared/locked-change';
 import { emitEvent } from '../../../shared/outbox';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { readablePatient, writablePatient } from '../access/patient-access';
+import { accessBasis, loadPatient, readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, writableRow } from '../access/patient-rows';
 import { requireAppointmentOf } from '../clinical-sessions/appointment-ref';
 import { Recording } from '../clinical-sessions/recording.entity';
@@ -18,6 +20,12 @@ import type { CreateClinicalNoteInput, PatientNoteListArgs, UpdateClinicalNoteIn
 
 const RESOURCE = 'clinical_note';
 const WHAT = 'Clinical note';
+const APPOINTMENT_NOTES: KeysetList<ClinicalNote> = {
+  name: 'appointment:clinical-note',
+  entity: ClinicalNote,
+  parentColumn: 'appointment_id',
+  sortColumn: 'created_at',
+};
 const CONTENT = [...SOAP_SECTIONS, 'text'] as const;
 type Content = Partial<Record<SoapSection | 'text', string | null | undefined>>;
 
@@ -89,6 +97,28 @@ export class ClinicalNoteService {
     const note = await readableRow(ctx, ClinicalNote, id, WHAT);
     auditRowsRead(ctx, 'read', RESOURCE, [note]);
     return note;
+  }
+
+  /**
+   * `appointment { clinicalNotes }`: the notes written for an appointment, newest first, by cursor; batched across
+   * appointments. A note is written for an appointment of its own patient (or, for an appointment booked without a
+   * patient profile, of its patient's organization), so the rule is the clinical data of that patient
+   * (`clinical:read`, the patient, a consent) or of that organization: otherwise FORBIDDEN on the field.
+   */
+  async forAppointment(
+    ctx: SubgraphContext,
+    appointment: { id: string; patientId?: string | null; organizationId?: string | null },
+    args: ConnectionArgs,
+  ): Promise<Connection<ClinicalNote>> {
+    windowOf(args);
+    const patient = appointment.patientId ? await loadPatient(ctx, appointment.patientId) : null;
+    const allowed = patient
+      ? !!(await accessBasis(ctx, patient, 'clinical:read'))
+      : !!appointment.organizationId && can(ctx.viewer, 'clinical:read', appointment.organizationId);
+    if (!allowed) throw errors.forbidden('Reading clinical data needs the clinical:read permission');
+    const connection = await keysetConnection(ctx, APPOINTMENT_NOTES, appointment.id, args);
+    auditRowsRead(ctx, 'list', RESOURCE, connection.nodes);
+    return connection;
   }
 
   /** A patient's notes, newest first. */

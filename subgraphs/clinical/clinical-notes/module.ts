@@ -1,14 +1,14 @@
 import { defineModule } from '../../../shared/module';
 import { ClinicalNote, ClinicalNoteVersion, NoteStatus } from './clinical-note.entity';
 import { NOTE_SIGNED } from './clinical-note.events';
-import { ClinicalNoteResolver, DictationResolver, DictationSegmentResolver } from './clinical-note.resolver';
+import { AppointmentClinicalNotesResolver, ClinicalNoteResolver, DictationResolver, DictationSegmentResolver } from './clinical-note.resolver';
 import { DictationSegment, DictationSession } from './dictation.entity';
 
 export default defineModule({
   name: 'clinical-notes',
   description: 'Clinical notes (SOAP or free text) with versions, signing that freezes them and addenda; dictation merged into notes',
   entities: [ClinicalNote, ClinicalNoteVersion, DictationSession, DictationSegment],
-  resolvers: [ClinicalNoteResolver, DictationResolver, DictationSegmentResolver],
+  resolvers: [ClinicalNoteResolver, DictationResolver, DictationSegmentResolver, AppointmentClinicalNotesResolver],
   topics: [NOTE_SIGNED],
   patientData: [
     {

@@ -4,7 +4,7 @@ import { patientField } from '../patients/patient-link';
 import { labTest } from './lab-data';
 import { LabMessage, LabOrder, LabResult } from './lab.entity';
 import { LAB_RESULT_RECEIVED } from './lab.events';
-import { LabOrderResolver, LabResultResolver, PatientLabResultsResolver } from './lab.resolver';
+import { LabOrderResolver, LabResultResolver, OrganizationCriticalResultsResolver, PatientLabResultsResolver } from './lab.resolver';
 
 export default defineModule({
   name: 'labs',
@@ -22,6 +22,7 @@ export default defineModule({
     LabOrderResolver,
     LabResultResolver,
     PatientLabResultsResolver,
+    OrganizationCriticalResultsResolver,
   ],
   topics: [LAB_RESULT_RECEIVED],
   patientData: [

@@ -3,13 +3,13 @@ import { auditOfPatient } from '../../../shared/audit/audit-trail';
 import { defineModule } from '../../../shared/module';
 import { Patient } from './patient.entity';
 import { PATIENT_CREATED, PATIENT_UPDATED } from './patient.events';
-import { PatientResolver } from './patient.resolver';
+import { OrganizationPatientsResolver, PatientResolver } from './patient.resolver';
 
 export default defineModule({
   name: 'patients',
   description: 'Patient profiles, organization-scoped registration with medical record numbers, search by MRN or name',
   entities: [Patient],
-  resolvers: [PatientResolver],
+  resolvers: [PatientResolver, OrganizationPatientsResolver],
   references: { Patient: PatientResolver.resolveReference },
   topics: [PATIENT_CREATED, PATIENT_UPDATED],
   // Who read or changed the patient's data: part of what the patient is entitled to see.

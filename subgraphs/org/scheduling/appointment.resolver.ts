@@ -1,7 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import { byIds, PageArgs } from '../../../shared/model';
 import { Organization } from '../organizations/organization.entity';
-import { PatientRef, ref } from '../../../shared/refs';
+import { ref } from '../../../shared/refs';
+import { OrgPatient } from '../patient';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { DoctorProfile } from '../doctors/doctor.entity';
@@ -10,6 +12,7 @@ import { AppointmentRequestService } from './appointment-request.service';
 import { Appointment, AppointmentStatus } from './appointment.entity';
 import { AppointmentService } from './appointment.service';
 import {
+  AppointmentConnection,
   AppointmentKanban,
   AppointmentListArgs,
   AppointmentPage,
@@ -98,7 +101,7 @@ export class AppointmentResolver {
     return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(appointment.doctorId);
   }
 
-  @FieldResolver(() => PatientRef, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
   patient(@Root() appointment: Appointment) {
     return ref(appointment.patientId);
   }
@@ -175,5 +178,20 @@ export class OrganizationAppointmentsResolver {
   })
   appointments(@Root() org: Organization, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, Object.assign(new AppointmentListArgs(), args, { organizationId: org.id }));
+  }
+}
+
+/** `patient { appointments }`: the rule of `appointments` (the ones the caller may see), batched across patients. */
+@Resolver(() => OrgPatient)
+export class PatientAppointmentsResolver {
+  private readonly service = new AppointmentService();
+
+  @FieldResolver(() => AppointmentConnection, {
+    nullable: true,
+    description:
+      "The patient's appointments the caller may see (staff: their organizations'; the patient and their doctor: their own), latest start first, by cursor",
+  })
+  appointments(@Root() patient: OrgPatient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forPatient(ctx, patient.id, args);
   }
 }

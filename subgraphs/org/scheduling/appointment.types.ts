@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
@@ -82,6 +83,9 @@ export class AppointmentListArgs extends PageArgs {
 
 @ObjectType()
 export class AppointmentPage extends PageOf(Appointment) {}
+
+@ObjectType({ description: 'Appointments by cursor, latest start first' })
+export class AppointmentConnection extends ConnectionOf(Appointment, 'Appointment') {}
 
 @ArgsType()
 export class KanbanArgs {

@@ -3,7 +3,7 @@ import { AppointmentRequest } from './appointment-request.entity';
 import { appointmentNotifications } from './appointment.consumers';
 import { Appointment } from './appointment.entity';
 import { APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
-import { AppointmentRequestResolver, AppointmentResolver, OrganizationAppointmentsResolver } from './appointment.resolver';
+import { AppointmentRequestResolver, AppointmentResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver } from './appointment.resolver';
 import { ResourceResolver, ScheduleResolver } from './resource.resolver';
 import { SchedulableResource, Schedule } from './resource.entity';
 
@@ -12,7 +12,7 @@ export default defineModule({
   description:
     'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
   entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
-  resolvers: [ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver],
+  resolvers: [ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver],
   references: { Appointment: AppointmentResolver.resolveReference },
   consumers: [appointmentNotifications],
   topics: [APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED],
