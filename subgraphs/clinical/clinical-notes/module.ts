@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { ClinicalNote, ClinicalNoteVersion, NoteStatus } from './clinical-note.entity';
 import { NOTE_SIGNED } from './clinical-note.events';
 import { AppointmentClinicalNotesResolver, ClinicalNoteResolver, DictationResolver, DictationSegmentResolver } from './clinical-note.resolver';
@@ -8,7 +9,10 @@ export default defineModule({
   name: 'clinical-notes',
   description: 'Clinical notes (SOAP or free text) with versions, signing that freezes them and addenda; dictation merged into notes',
   entities: [ClinicalNote, ClinicalNoteVersion, DictationSession, DictationSegment],
-  resolvers: [ClinicalNoteResolver, DictationResolver, DictationSegmentResolver, AppointmentClinicalNotesResolver],
+  resolvers: [
+    referenceFields(ClinicalNote, { author: { id: 'authorId', type: 'User' }, signedByUser: { id: 'signedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(ClinicalNoteVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
+    ClinicalNoteResolver, DictationResolver, DictationSegmentResolver, AppointmentClinicalNotesResolver],
   topics: [NOTE_SIGNED],
   patientData: [
     {

@@ -10,6 +10,7 @@ export default defineModule({
   description: 'Clinical records (encounters) with a version on every change, soft delete and an audit trail',
   entities: [ClinicalRecord, ClinicalRecordVersion],
   resolvers: [
+    referenceFields(ClinicalRecord, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
     patientField(ClinicalRecord),
     referenceFields(ClinicalRecord, { author: { id: 'authorId', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     referenceFields(ClinicalRecordVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),

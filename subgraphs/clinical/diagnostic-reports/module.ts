@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { DiagnosticReport } from './diagnostic-report.entity';
 import { DiagnosticReportResolver, PatientDiagnosticReportsResolver } from './diagnostic-report.resolver';
 
@@ -6,7 +8,10 @@ export default defineModule({
   name: 'diagnostic-reports',
   description: 'Diagnostic reports: drafts, then signed and final',
   entities: [DiagnosticReport],
-  resolvers: [DiagnosticReportResolver, PatientDiagnosticReportsResolver],
+  resolvers: [
+    patientField(DiagnosticReport),
+    referenceFields(DiagnosticReport, { recordedByUser: { id: 'recordedBy', type: 'User' }, signedByUser: { id: 'signedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    DiagnosticReportResolver, PatientDiagnosticReportsResolver],
   patientData: [
     {
       section: 'diagnostic_reports',

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
 import { ImagingStudyResolver, PatientImagingStudiesResolver } from './imaging-study.resolver';
 
@@ -6,7 +8,10 @@ export default defineModule({
   name: 'imaging-studies',
   description: 'Imaging studies (DICOM study metadata) with a status workflow',
   entities: [ImagingStudy],
-  resolvers: [ImagingStudyResolver, PatientImagingStudiesResolver],
+  resolvers: [
+    patientField(ImagingStudy),
+    referenceFields(ImagingStudy, { recordedByUser: { id: 'recordedBy', type: 'User' }, statusChangedByUser: { id: 'statusChangedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    ImagingStudyResolver, PatientImagingStudiesResolver],
   patientData: [
     {
       section: 'imaging_studies',

@@ -9,6 +9,7 @@ export default defineModule({
   description: 'Imaging orders: create, schedule, start, complete, cancel',
   entities: [ImagingOrder],
   resolvers: [
+    referenceFields(ImagingOrder, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
     patientField(ImagingOrder),
     referenceFields(ImagingOrder, { orderedByUser: { id: 'orderedBy', type: 'User' }, cancelledByUser: { id: 'cancelledBy', type: 'User' } }),
     ImagingOrderResolver,
