@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { ApiKey, ApiKeySecret } from './api-key.entity';
 import { ApiKeyResolver } from './api-key.resolver';
 
@@ -6,5 +7,7 @@ export default defineModule({
   name: 'api-keys',
   description: 'Developer API keys of an organization: scoped, shown once, rotated with a 24-hour grace, revoked at once',
   entities: [ApiKey, ApiKeySecret],
-  resolvers: [ApiKeyResolver],
+  resolvers: [
+    userFields(ApiKey, { createdByUser: { id: 'createdBy' } }),
+    ApiKeyResolver],
 });

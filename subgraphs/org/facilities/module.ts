@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { PATIENT_ADMITTED, PATIENT_DISCHARGED, PATIENT_TRANSFERRED } from './admission.events';
 import { Admission, AdmissionTransfer, Room } from './facility.entity';
 import { AdmissionResolver, OrganizationRoomsResolver, PatientAdmissionsResolver, RoomResolver } from './facility.resolver';
@@ -7,6 +8,9 @@ export default defineModule({
   name: 'facilities',
   description: 'Rooms and beds of an organization, admissions, transfers and discharges',
   entities: [Room, Admission, AdmissionTransfer],
-  resolvers: [RoomResolver, AdmissionResolver, OrganizationRoomsResolver, PatientAdmissionsResolver],
+  resolvers: [
+    userFields(Admission, { admittedByUser: { id: 'admittedBy' }, dischargedByUser: { id: 'dischargedBy' }, attendingDoctor: { id: 'attendingDoctorId' } }),
+    userFields(Room, { createdByUser: { id: 'createdBy' } }),
+    RoomResolver, AdmissionResolver, OrganizationRoomsResolver, PatientAdmissionsResolver],
   topics: [PATIENT_ADMITTED, PATIENT_TRANSFERRED, PATIENT_DISCHARGED],
 });

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { AppointmentRequest } from './appointment-request.entity';
 import { appointmentNotifications } from './appointment.consumers';
 import { Appointment } from './appointment.entity';
@@ -12,7 +13,10 @@ export default defineModule({
   description:
     'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
   entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
-  resolvers: [ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver],
+  resolvers: [
+    userFields(Appointment, { bookedByUser: { id: 'bookedBy' }, cancelledByUser: { id: 'cancelledBy' }, doctorUser: { id: 'doctorUserId' }, patientUser: { id: 'patientUserId' } }),
+    userFields(AppointmentRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
+    ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver],
   references: { Appointment: AppointmentResolver.resolveReference },
   consumers: [appointmentNotifications],
   topics: [APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED],

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { AttendanceEntry } from './attendance.entity';
 import { AttendanceResolver } from './attendance.resolver';
 import { LeaveRequest } from './leave.entity';
@@ -9,6 +10,9 @@ export default defineModule({
   name: 'staff',
   description: 'Staff attendance (clock in and out) and leave requests with their approval',
   entities: [AttendanceEntry, LeaveRequest],
-  resolvers: [AttendanceResolver, LeaveResolver],
+  resolvers: [
+    userFields(AttendanceEntry, { user: { id: 'userId' } }),
+    userFields(LeaveRequest, { user: { id: 'userId' }, decidedByUser: { id: 'decidedBy' } }),
+    AttendanceResolver, LeaveResolver],
   topics: [LEAVE_APPROVED],
 });
