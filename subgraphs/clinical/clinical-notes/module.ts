@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { recordFields } from '../patients/patient-link';
 import { referenceFields } from '../../../shared/refs';
 import { ClinicalNote, ClinicalNoteVersion, NoteStatus } from './clinical-note.entity';
 import { NOTE_SIGNED } from './clinical-note.events';
@@ -10,6 +11,7 @@ export default defineModule({
   description: 'Clinical notes (SOAP or free text) with versions, signing that freezes them and addenda; dictation merged into notes',
   entities: [ClinicalNote, ClinicalNoteVersion, DictationSession, DictationSegment],
   resolvers: [
+    recordFields(ClinicalNoteVersion, { note: { id: 'noteId', type: ClinicalNote } }),
     referenceFields(ClinicalNote, { author: { id: 'authorId', type: 'User' }, signedByUser: { id: 'signedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
     referenceFields(ClinicalNoteVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
     ClinicalNoteResolver, DictationResolver, DictationSegmentResolver, AppointmentClinicalNotesResolver],

@@ -1,6 +1,6 @@
 import { defineModule } from '../../../shared/module';
 import { referenceFields } from '../../../shared/refs';
-import { patientField } from '../patients/patient-link';
+import { patientField, recordFields } from '../patients/patient-link';
 import { DoseState, Immunization, ImmunizationAdverseEvent } from './immunization.entity';
 import { ImmunizationResolver, PatientImmunizationsResolver } from './immunization.resolver';
 
@@ -9,6 +9,7 @@ export default defineModule({
   description: 'Immunization schedules from the WHO infant schedule, administered doses, missed doses, adverse events (AEFI)',
   entities: [Immunization, ImmunizationAdverseEvent],
   resolvers: [
+    recordFields(ImmunizationAdverseEvent, { immunization: { id: 'immunizationId', type: Immunization } }),
     patientField(Immunization),
     referenceFields(Immunization, { administeredByUser: { id: 'administeredBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
     patientField(ImmunizationAdverseEvent),

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { SmartLaunch } from './interop.entity';
 import { InteropResolver } from './interop.resolver';
 
@@ -7,6 +9,9 @@ export default defineModule({
   description:
     'Interoperability: cross-border lookup through national health information exchanges, SMART on FHIR launch, the read-only FHIR R4 API',
   entities: [SmartLaunch],
-  resolvers: [InteropResolver],
+  resolvers: [
+    patientField(SmartLaunch),
+    referenceFields(SmartLaunch, { launchedByUser: { id: 'launchedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    InteropResolver],
   patientData: [{ section: 'smart_launches', entity: SmartLaunch }],
 });
