@@ -1,4 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
+import { idLinkFields } from '../../../shared/refs';
 import type { PatientRow } from '../../../shared/audit/audit-trail';
 import { byIds } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -40,30 +41,20 @@ export type RecordFields<T> = Record<
  * when there is no id, the record is hidden (entered in error) or the caller may not read it.
  */
 export function recordFields<T extends object>(entity: ClassType<T>, fields: RecordFields<T>): ClassType {
-  @Resolver(() => entity)
-  class RecordLinks {}
-  for (const [name, link] of Object.entries(fields)) {
-    Object.defineProperty(RecordLinks.prototype, name, {
-      value: async (root: T, ctx: SubgraphContext): Promise<PatientRow | null> => {
-        const id = root[link.id] as string | null | undefined;
-        if (!id || !ctx.viewer) return null;
+  const links = Object.entries(fields).map(([field, link]) => [
+    field,
+    {
+      id: link.id,
+      type: link.type,
+      description: link.description ?? `The record \`${link.id}\` names; null when there is none or the caller may not read it`,
+      resolve: async (id: string, ctx: SubgraphContext): Promise<PatientRow | null> => {
+        if (!ctx.viewer) return null;
         const row = await ctx.loader<string, PatientRow>(`record:${link.type.name}`, byIds(ctx.em, link.type)).load(id);
         if (!row || link.hidden?.(row)) return null;
         const patient = await loadPatient(ctx, row.patientId);
         return patient && (await accessBasis(ctx, patient, 'clinical:read')) ? row : null;
       },
-      writable: true,
-      configurable: true,
-    });
-    Root()(RecordLinks.prototype, name, 0);
-    Ctx()(RecordLinks.prototype, name, 1);
-    const description = link.description ?? `The record \`${link.id}\` names; null when there is none or the caller may not read it`;
-    FieldResolver(() => link.type, { nullable: true, description })(
-      RecordLinks.prototype,
-      name,
-      Object.getOwnPropertyDescriptor(RecordLinks.prototype, name)!,
-    );
-  }
-  Object.defineProperty(RecordLinks, 'name', { value: `${entity.name}RecordLinks` });
-  return RecordLinks;
+    },
+  ]);
+  return idLinkFields(entity, 'RecordLinks', Object.fromEntries(links));
 }

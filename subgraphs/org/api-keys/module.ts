@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
 import { userFields } from '../users/user-link';
 import { ApiKey, ApiKeySecret } from './api-key.entity';
 import { ApiKeyResolver } from './api-key.resolver';
@@ -8,6 +9,7 @@ export default defineModule({
   description: 'Developer API keys of an organization: scoped, shown once, rotated with a 24-hour grace, revoked at once',
   entities: [ApiKey, ApiKeySecret],
   resolvers: [
+    organizationField(ApiKey),
     userFields(ApiKey, { createdByUser: { id: 'createdBy' } }),
     ApiKeyResolver],
 });

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
 import { userFields } from '../users/user-link';
 import { Conversation, ConversationMessage, ConversationParticipant } from './conversation.entity';
 import { ConversationMessageResolver, ConversationResolver } from './conversation.resolver';
@@ -10,6 +11,7 @@ export default defineModule({
   description: "An organization's conversations and messages, and patients' messages through the messaging provider",
   entities: [Conversation, ConversationParticipant, ConversationMessage, MessagingMessage, MessagingReceipt],
   resolvers: [
+    organizationField(Conversation),
     userFields(Conversation, { createdByUser: { id: 'createdBy' } }),
     userFields(ConversationMessage, { sender: { id: 'senderId' } }),
     ConversationResolver, ConversationMessageResolver],

@@ -188,3 +188,19 @@ export class PatientAdmissionsResolver {
     return this.service.forPatient(ctx, patient.id, args);
   }
 }
+
+/** The rooms of a move, read with the admission they belong to. */
+@Resolver(() => AdmissionTransfer)
+export class AdmissionTransferResolver {
+  private readonly rooms = new RoomService();
+
+  @FieldResolver(() => Room, { description: 'The room the patient left' })
+  fromRoom(@Root() transfer: AdmissionTransfer, @Ctx() ctx: SubgraphContext) {
+    return this.rooms.load(ctx, transfer.fromRoomId);
+  }
+
+  @FieldResolver(() => Room, { description: 'The room the patient moved to' })
+  toRoom(@Root() transfer: AdmissionTransfer, @Ctx() ctx: SubgraphContext) {
+    return this.rooms.load(ctx, transfer.toRoomId);
+  }
+}

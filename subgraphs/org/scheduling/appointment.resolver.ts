@@ -115,6 +115,7 @@ export class AppointmentResolver {
 export class AppointmentRequestResolver {
   private readonly service = new AppointmentRequestService();
   private readonly appointments = new AppointmentService();
+  private readonly resources = new ResourceService();
 
   @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
   createAppointmentRequest(
@@ -164,6 +165,22 @@ export class AppointmentRequestResolver {
   @FieldResolver(() => Appointment, { nullable: true, description: 'The appointment booked on approval' })
   appointment(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
     return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
+  }
+
+  @FieldResolver(() => SchedulableResource, { nullable: true, description: 'The resource asked for, when one was' })
+  resource(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.resourceId ? this.resources.load(ctx, request.resourceId) : null;
+  }
+
+  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor asked for, when one was' })
+  doctor(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    if (!request.doctorId) return null;
+    return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(request.doctorId);
+  }
+
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  patient(@Root() request: AppointmentRequest) {
+    return ref(request.patientId);
   }
 }
 

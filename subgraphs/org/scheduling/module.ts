@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
 import { userFields } from '../users/user-link';
 import { AppointmentRequest } from './appointment-request.entity';
 import { appointmentNotifications } from './appointment.consumers';
@@ -14,6 +15,10 @@ export default defineModule({
     'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
   entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
   resolvers: [
+    organizationField(Appointment),
+    organizationField(AppointmentRequest),
+    organizationField(SchedulableResource),
+    organizationField(Schedule),
     userFields(Appointment, { bookedByUser: { id: 'bookedBy' }, cancelledByUser: { id: 'cancelledBy' }, doctorUser: { id: 'doctorUserId' }, patientUser: { id: 'patientUserId' } }),
     userFields(AppointmentRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
     ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver],

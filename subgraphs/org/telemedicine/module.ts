@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
 import { userFields } from '../users/user-link';
 import { videoWebhooks } from './telemedicine.consumers';
 import { VideoParticipant, VideoSession } from './telemedicine.entity';
@@ -9,6 +10,7 @@ export default defineModule({
   description: "Video sessions of appointments through the video provider, their participants, and the provider's webhooks",
   entities: [VideoSession, VideoParticipant],
   resolvers: [
+    organizationField(VideoSession),
     userFields(VideoSession, { initiatedByUser: { id: 'initiatedBy' }, endedByUser: { id: 'endedBy' } }),
     TelemedicineResolver],
   consumers: [videoWebhooks],

@@ -1,4 +1,5 @@
-import { Ctx, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
+import type { ClassType } from 'type-graphql';
+import { idLinkFields } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { User } from './user.entity';
 import { visibleUser } from './user.resolver';
@@ -13,26 +14,14 @@ export type UserFields<T> = Record<string, { id: keyof T & string; description?:
  * other subgraphs, which ask the gateway instead.
  */
 export function userFields<T extends object>(entity: ClassType<T>, fields: UserFields<T>): ClassType {
-  @Resolver(() => entity)
-  class UserLinks {}
-  for (const [name, link] of Object.entries(fields)) {
-    Object.defineProperty(UserLinks.prototype, name, {
-      value: (root: T, ctx: SubgraphContext) => {
-        const id = root[link.id] as string | null | undefined;
-        return id ? visibleUser(ctx, id) : null;
-      },
-      writable: true,
-      configurable: true,
-    });
-    Root()(UserLinks.prototype, name, 0);
-    Ctx()(UserLinks.prototype, name, 1);
-    const description = link.description ?? `The user \`${link.id}\` names; null when there is none or the caller may not see it`;
-    FieldResolver(() => User, { nullable: true, description })(
-      UserLinks.prototype,
-      name,
-      Object.getOwnPropertyDescriptor(UserLinks.prototype, name)!,
-    );
-  }
-  Object.defineProperty(UserLinks, 'name', { value: `${entity.name}UserLinks` });
-  return UserLinks;
+  const links = Object.entries(fields).map(([field, link]) => [
+    field,
+    {
+      id: link.id,
+      type: User,
+      description: link.description ?? `The user \`${link.id}\` names; null when there is none or the caller may not see it`,
+      resolve: (id: string, ctx: SubgraphContext) => visibleUser(ctx, id),
+    },
+  ]);
+  return idLinkFields(entity, 'UserLinks', Object.fromEntries(links));
 }
