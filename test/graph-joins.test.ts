@@ -448,12 +448,16 @@ describe('every list of the patient beside the patient', () => {
   const CHART = `query($p: ID!) {
     patient(id: $p) {
       id
-      appointments(first: 5) { totalCount nodes { id patient { id } clinicalNotes(first: 5) { nodes { id text } } } }
-      admissions(first: 5) { totalCount nodes { status patient { id } room { name } } }
+      createdByUser { id }
+      appointments(first: 5) {
+        totalCount
+        nodes { id patient { id } organization { id } patientUser { id } clinicalNotes(first: 5) { nodes { id text author { id } } } }
+      }
+      admissions(first: 5) { totalCount nodes { status patient { id } room { name } organization { id } admittedByUser { id } } }
       consents(first: 5) { totalCount nodes { status patient { id } granteeUser { id } } }
       labOrders(first: 5) { totalCount nodes { id testType orderedByUser { id } patient { id } } }
       labResults(first: 5) { nodes { id critical labOrder { id } } }
-      observations(first: 5) { totalCount nodes { code patient { id } recordedByUser { id } } }
+      observations(first: 5) { totalCount nodes { code patient { id } recordedByUser { id } organization { id } } }
       imagingOrders(first: 5) { totalCount nodes { modality patient { id } orderedByUser { id } } }
       ePrescriptions(first: 5) { totalCount nodes { id } }
       immunizationSchedule { patientId }
@@ -468,11 +472,31 @@ describe('every list of the patient beside the patient', () => {
     const res = await c.doctor.api.graphql(CHART, { p: patientId });
     expect(res.body.errors).toBeUndefined();
     const chart = res.body.data.patient;
+    expect(chart.createdByUser).toEqual({ id: c.doctor.user.id });
     expect(chart.appointments).toEqual({
       totalCount: 1,
-      nodes: [{ id: appointmentId, patient: { id: patientId }, clinicalNotes: { nodes: [{ id: noteId, text: 'Seen today' }] } }],
+      nodes: [
+        {
+          id: appointmentId,
+          patient: { id: patientId },
+          organization: { id: c.orgId },
+          patientUser: null,
+          clinicalNotes: { nodes: [{ id: noteId, text: 'Seen today', author: { id: c.doctor.user.id } }] },
+        },
+      ],
     });
-    expect(chart.admissions).toMatchObject({ totalCount: 1, nodes: [{ status: 'admitted', patient: { id: patientId }, room: { name: 'Ward Joined' } }] });
+    expect(chart.admissions).toMatchObject({
+      totalCount: 1,
+      nodes: [
+        {
+          status: 'admitted',
+          patient: { id: patientId },
+          room: { name: 'Ward Joined' },
+          organization: { id: c.orgId },
+          admittedByUser: { id: c.nurse.user.id },
+        },
+      ],
+    });
     expect(chart.consents).toMatchObject({ totalCount: 1, nodes: [{ patient: { id: patientId }, granteeUser: { id: stranger.user.id } }] });
     expect(chart.labOrders).toEqual({
       totalCount: 1,
@@ -481,7 +505,7 @@ describe('every list of the patient beside the patient', () => {
     expect(chart.labResults.nodes).toEqual([{ id: criticalId, critical: true, labOrder: { id: labOrderId } }]);
     expect(chart.observations).toEqual({
       totalCount: 1,
-      nodes: [{ code: '8867-4', patient: { id: patientId }, recordedByUser: { id: c.nurse.user.id } }],
+      nodes: [{ code: '8867-4', patient: { id: patientId }, recordedByUser: { id: c.nurse.user.id }, organization: { id: c.orgId } }],
     });
     expect(chart.imagingOrders).toEqual({ totalCount: 1, nodes: [{ modality: 'CR', patient: { id: patientId }, orderedByUser: { id: c.doctor.user.id } }] });
     expect(chart.ePrescriptions).toEqual({ totalCount: 0, nodes: [] });
