@@ -18,6 +18,7 @@ export default defineModule({
     'Decision support: drug interaction and drug allergy checks against shipped, sourced knowledge, NEWS2, panic values, adverse drug reactions, patient risk, CDS Hooks services',
   entities: [DrugInteractionRule, EarlyWarningScore, AdverseEvent, CdsAlert],
   resolvers: [
+    referenceFields(DrugInteractionRule, { updatedByUser: { id: 'updatedBy', type: 'User' } }),
     referenceFields(AdverseEvent, { reportedByUser: { id: 'reportedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
     DrugInteractionResolver,
     EarlyWarningResolver,

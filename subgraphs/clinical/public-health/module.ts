@@ -20,6 +20,7 @@ export default defineModule({
     'Notifiable case reports (WHO IHR Annex 2 and IDSR diseases, repeat reports linked), the public health dashboard, and aggregate reports to DHIS2 (dataValueSets, import summaries kept)',
   entities: [NotifiableCase, ReportsysSubmission],
   resolvers: [
+    referenceFields(ReportsysSubmission, { pushedByUser: { id: 'pushedBy', type: 'User' } }),
     referenceFields(NotifiableCase, { reportedByUser: { id: 'reportedBy', type: 'User' } }),
     NotifiableCaseResolver,
     PublicHealthResolver,
