@@ -38,6 +38,8 @@ describe('supergraph composition', () => {
     const organization = /type Organization\s+((?:@join__type\([^)]*\)\s+)+)\{/.exec(supergraphSdl)?.[1] ?? '';
     expect(organization).toContain('@join__type(graph: CLINICAL, key: "id")\n');
     expect(organization).toContain('@join__type(graph: ORG, key: "id")\n');
-    expect(supergraphSdl).toMatch(/clinicalNotes\([^)]*\): ClinicalNoteConnection @join__field\(graph: CLINICAL, requires: "patientId organizationId"\)/);
+    expect(supergraphSdl).toMatch(
+      /clinicalNotes\([^)]*\): ClinicalNoteConnection @join__field\(graph: CLINICAL, requires: "patientId organizationId"\)/,
+    );
   });
 });

@@ -412,13 +412,18 @@ describe('every list of the patient beside the patient', () => {
   let noteId: string;
 
   beforeAll(async () => {
-    patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Joined' })).body.data.id;
+    patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Joined' })).body.data
+      .id;
     labOrderId = (
       await mutate(c.doctor, 'mutation($p: ID!) { createLabOrder(input: { patientId: $p, testType: "cbc" }) { id } }', { p: patientId })
     ).createLabOrder.id;
-    await mutate(c.nurse, 'mutation($p: ID!) { createObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }', {
-      p: patientId,
-    });
+    await mutate(
+      c.nurse,
+      'mutation($p: ID!) { createObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
+      {
+        p: patientId,
+      },
+    );
     await mutate(
       c.doctor,
       'mutation($p: ID!) { createImagingOrder(input: { patientId: $p, modality: "CR", clinicalIndication: "Cough for three weeks" }) { id } }',
@@ -428,13 +433,21 @@ describe('every list of the patient beside the patient', () => {
       p: patientId,
       u: stranger.user.id,
     });
-    await mutate(c.nurse, 'mutation($p: ID!) { recordJourneyEvent(patientId: $p, input: { type: "visit", title: "First visit" }) { id } }', {
-      p: patientId,
-    });
+    await mutate(
+      c.nurse,
+      'mutation($p: ID!) { recordJourneyEvent(patientId: $p, input: { type: "visit", title: "First visit" }) { id } }',
+      {
+        p: patientId,
+      },
+    );
     criticalId = await arrangeCriticalResult(labOrderId, patientId, '2823-3');
     const visit = await arrangeVisit(patientId, 'Joined');
     appointmentId = visit.appointmentId;
-    const admitted = await c.nurse.api.post(`/api/organizations/${c.orgId}/admissions`, { patient_id: patientId, room_id: visit.roomId, reason: 'Observation' });
+    const admitted = await c.nurse.api.post(`/api/organizations/${c.orgId}/admissions`, {
+      patient_id: patientId,
+      room_id: visit.roomId,
+      reason: 'Observation',
+    });
     if (admitted.status !== 201) throw new Error(`admission: ${admitted.status} ${admitted.text}`);
     noteId = (
       await mutate(
@@ -507,7 +520,10 @@ describe('every list of the patient beside the patient', () => {
       totalCount: 1,
       nodes: [{ code: '8867-4', patient: { id: patientId }, recordedByUser: { id: c.nurse.user.id }, organization: { id: c.orgId } }],
     });
-    expect(chart.imagingOrders).toEqual({ totalCount: 1, nodes: [{ modality: 'CR', patient: { id: patientId }, orderedByUser: { id: c.doctor.user.id } }] });
+    expect(chart.imagingOrders).toEqual({
+      totalCount: 1,
+      nodes: [{ modality: 'CR', patient: { id: patientId }, orderedByUser: { id: c.doctor.user.id } }],
+    });
     expect(chart.ePrescriptions).toEqual({ totalCount: 0, nodes: [] });
     expect(chart.immunizationSchedule).toEqual({ patientId });
     const records = chart.journey.items.map((e: any) => e.record);
@@ -549,29 +565,40 @@ describe('every list of the patient beside the patient', () => {
     );
     expect(JSON.stringify(res.body)).not.toContain('Seen today');
     // Billing staff read neither appointments (their own only: none) nor admissions.
-    const billing = await c.billing.api.graphql('query($p: ID!) { patient(id: $p) { appointments(first: 5) { totalCount } admissions(first: 5) { totalCount } } }', {
-      p: patientId,
-    });
+    const billing = await c.billing.api.graphql(
+      'query($p: ID!) { patient(id: $p) { appointments(first: 5) { totalCount } admissions(first: 5) { totalCount } } }',
+      {
+        p: patientId,
+      },
+    );
     expect(billing.body.data.patient).toEqual({ appointments: { totalCount: 0 }, admissions: null });
     expect(codes(billing)).toEqual(['FORBIDDEN']);
   });
 
   it('shows a consent grantee of another organization the consent they hold, and the chart through it', async () => {
-    const res = await stranger.api.graphql('query($p: ID!) { patient(id: $p) { consents(first: 5) { totalCount } labOrders(first: 5) { totalCount } admissions(first: 5) { totalCount } } }', {
-      p: patientId,
-    });
+    const res = await stranger.api.graphql(
+      'query($p: ID!) { patient(id: $p) { consents(first: 5) { totalCount } labOrders(first: 5) { totalCount } admissions(first: 5) { totalCount } } }',
+      {
+        p: patientId,
+      },
+    );
     // The consent lets the grantee read clinical data; admissions are the organization's, and the grantee's organization holds none.
     expect(res.body.data.patient).toEqual({ consents: { totalCount: 1 }, labOrders: { totalCount: 1 }, admissions: { totalCount: 0 } });
   });
 
-  it('lists an organization\'s critical results waiting for review, newest first, and takes out the ones reviewed', async () => {
+  it("lists an organization's critical results waiting for review, newest first, and takes out the ones reviewed", async () => {
     const INBOX = `query($o: ID!) { criticalResultsInbox(organizationId: $o, first: 10) { totalCount nodes { id code patient { id } labOrder { id } } } }`;
     const second = await arrangeCriticalResult(labOrderId, patientId, '777-3');
     const before = await c.nurse.api.graphql(INBOX, { o: c.orgId });
     expect(before.body.errors).toBeUndefined();
     const ids = before.body.data.criticalResultsInbox.nodes.map((r: { id: string }) => r.id);
     expect(ids.slice(0, 2)).toEqual([second, criticalId]);
-    expect(before.body.data.criticalResultsInbox.nodes[0]).toEqual({ id: second, code: '777-3', patient: { id: patientId }, labOrder: { id: labOrderId } });
+    expect(before.body.data.criticalResultsInbox.nodes[0]).toEqual({
+      id: second,
+      code: '777-3',
+      patient: { id: patientId },
+      labOrder: { id: labOrderId },
+    });
     await mutate(c.doctor, 'mutation($id: ID!) { reviewLabResult(id: $id) { reviewStatus } }', { id: second });
     const after = await c.nurse.api.graphql(INBOX, { o: c.orgId });
     expect(after.body.data.criticalResultsInbox.nodes.map((r: { id: string }) => r.id)).not.toContain(second);
@@ -605,7 +632,8 @@ describe('every list of the patient beside the patient', () => {
 
   it('costs the same number of statements for one patient or a page of them (no N+1)', async () => {
     for (let i = 0; i < 2; i++) {
-      const p = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: `J${i}` })).body.data.id;
+      const p = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: `J${i}` })).body.data
+        .id;
       await mutate(c.doctor, 'mutation($p: ID!) { createLabOrder(input: { patientId: $p, testType: "cbc" }) { id } }', { p });
       await arrangeVisit(p, `J${i}`);
     }
@@ -627,7 +655,8 @@ describe('every list of the patient beside the patient', () => {
       });
       expect(items).toBe(limit);
       return [...clinical, ...statements].filter(
-        (s) => /^\s*select/i.test(s) && /"(lab_orders|observations|imaging_orders|eprescriptions|consents|appointments|admissions)"/.test(s),
+        (s) =>
+          /^\s*select/i.test(s) && /"(lab_orders|observations|imaging_orders|eprescriptions|consents|appointments|admissions)"/.test(s),
       ).length;
     };
     const one = await selects(1);

@@ -32,7 +32,8 @@ export async function connectionForPatient<T extends { id: string; patientId: st
  * `clinical:read` (or the patient's own profile, a consent, ...: `accessBasis`), else FORBIDDEN on the field only.
  */
 export async function requireClinicalRead(ctx: SubgraphContext, patient: Patient): Promise<void> {
-  if (!(await accessBasis(ctx, patient, 'clinical:read'))) throw errors.forbidden('Reading clinical data needs the clinical:read permission');
+  if (!(await accessBasis(ctx, patient, 'clinical:read')))
+    throw errors.forbidden('Reading clinical data needs the clinical:read permission');
 }
 
 /** A list of a patient's rows (`patient_id`), newest first by `sortColumn`, for `connectionForPatient`. */

@@ -11,8 +11,18 @@ export default defineModule({
   entities: [AiModel, AiDevice],
   resolvers: [
     referenceFields(AiModel, { registeredByUser: { id: 'registeredBy', type: 'User' } }),
-    referenceFields(AiDevice, { registeredByUser: { id: 'registeredBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    AiResolver, AiModelResolver, AiDeviceResolver],
+    referenceFields(AiDevice, {
+      registeredByUser: { id: 'registeredBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    AiResolver,
+    AiModelResolver,
+    AiDeviceResolver,
+  ],
   async onStart({ orm }) {
     await seedBuiltinModels(orm.em.fork());
   },

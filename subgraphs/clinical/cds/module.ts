@@ -19,7 +19,14 @@ export default defineModule({
   entities: [DrugInteractionRule, EarlyWarningScore, AdverseEvent, CdsAlert],
   resolvers: [
     referenceFields(DrugInteractionRule, { updatedByUser: { id: 'updatedBy', type: 'User' } }),
-    referenceFields(AdverseEvent, { reportedByUser: { id: 'reportedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(AdverseEvent, {
+      reportedByUser: { id: 'reportedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     DrugInteractionResolver,
     EarlyWarningResolver,
     PanicValueResolver,

@@ -144,7 +144,13 @@ export class ConsentService {
   async forPatient(ctx: SubgraphContext, patient: Patient, args: ConnectionArgs): Promise<Connection<Consent>> {
     windowOf(args);
     const viewer = requireUser(ctx.viewer);
-    const connection = await keysetConnection(ctx, CONSENT_LIST, patient.id, args, decidesFor(viewer, patient) ? undefined : partyScope(viewer));
+    const connection = await keysetConnection(
+      ctx,
+      CONSENT_LIST,
+      patient.id,
+      args,
+      decidesFor(viewer, patient) ? undefined : partyScope(viewer),
+    );
     auditRead(ctx, { action: 'list', resourceType: RESOURCE, patientId: patient.id, organizationId: patient.organizationId });
     return connection;
   }

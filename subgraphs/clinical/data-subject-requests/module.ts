@@ -12,7 +12,8 @@ export default defineModule({
   resolvers: [
     patientField(DataSubjectRequest),
     referenceFields(DataSubjectRequest, { requestedByUser: { id: 'requestedBy', type: 'User' } }),
-    DsrResolver],
+    DsrResolver,
+  ],
   topics: [PATIENT_ERASED],
   patientData: [{ section: 'data_subject_requests', entity: DataSubjectRequest }],
 });

@@ -10,10 +10,27 @@ export default defineModule({
   description: 'Diagnostic reports: drafts, then signed and final',
   entities: [DiagnosticReport],
   resolvers: [
-    recordFields(DiagnosticReport, { serviceRequest: { id: 'serviceRequestId', type: ServiceRequest, hidden: (r) => (r as ServiceRequest).status === ServiceRequestStatus.entered_in_error } }),
+    recordFields(DiagnosticReport, {
+      serviceRequest: {
+        id: 'serviceRequestId',
+        type: ServiceRequest,
+        hidden: (r) => (r as ServiceRequest).status === ServiceRequestStatus.entered_in_error,
+      },
+    }),
     patientField(DiagnosticReport),
-    referenceFields(DiagnosticReport, { recordedByUser: { id: 'recordedBy', type: 'User' }, signedByUser: { id: 'signedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    DiagnosticReportResolver, PatientDiagnosticReportsResolver],
+    referenceFields(DiagnosticReport, {
+      recordedByUser: { id: 'recordedBy', type: 'User' },
+      signedByUser: { id: 'signedBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    DiagnosticReportResolver,
+    PatientDiagnosticReportsResolver,
+  ],
   patientData: [
     {
       section: 'diagnostic_reports',

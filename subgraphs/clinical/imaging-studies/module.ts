@@ -11,10 +11,27 @@ export default defineModule({
   description: 'Imaging studies (DICOM study metadata) with a status workflow',
   entities: [ImagingStudy],
   resolvers: [
-    recordFields(ImagingStudy, { imagingOrder: { id: 'imagingOrderId', type: ImagingOrder }, serviceRequest: { id: 'serviceRequestId', type: ServiceRequest, hidden: (r) => (r as ServiceRequest).status === ServiceRequestStatus.entered_in_error } }),
+    recordFields(ImagingStudy, {
+      imagingOrder: { id: 'imagingOrderId', type: ImagingOrder },
+      serviceRequest: {
+        id: 'serviceRequestId',
+        type: ServiceRequest,
+        hidden: (r) => (r as ServiceRequest).status === ServiceRequestStatus.entered_in_error,
+      },
+    }),
     patientField(ImagingStudy),
-    referenceFields(ImagingStudy, { recordedByUser: { id: 'recordedBy', type: 'User' }, statusChangedByUser: { id: 'statusChangedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    ImagingStudyResolver, PatientImagingStudiesResolver],
+    referenceFields(ImagingStudy, {
+      recordedByUser: { id: 'recordedBy', type: 'User' },
+      statusChangedByUser: { id: 'statusChangedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    ImagingStudyResolver,
+    PatientImagingStudiesResolver,
+  ],
   patientData: [
     {
       section: 'imaging_studies',

@@ -9,9 +9,18 @@ export default defineModule({
   description: 'Imaging orders: create, schedule, start, complete, cancel',
   entities: [ImagingOrder],
   resolvers: [
-    referenceFields(ImagingOrder, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(ImagingOrder, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(ImagingOrder),
-    referenceFields(ImagingOrder, { orderedByUser: { id: 'orderedBy', type: 'User' }, cancelledByUser: { id: 'cancelledBy', type: 'User' } }),
+    referenceFields(ImagingOrder, {
+      orderedByUser: { id: 'orderedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
     ImagingOrderResolver,
     PatientImagingOrdersResolver,
   ],

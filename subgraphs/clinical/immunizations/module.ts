@@ -13,10 +13,26 @@ export default defineModule({
     patientField(ImmunizationSchedule),
     recordFields(ImmunizationAdverseEvent, { immunization: { id: 'immunizationId', type: Immunization } }),
     patientField(Immunization),
-    referenceFields(Immunization, { administeredByUser: { id: 'administeredBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(Immunization, {
+      administeredByUser: { id: 'administeredBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(ImmunizationAdverseEvent),
-    referenceFields(ImmunizationAdverseEvent, { reportedByUser: { id: 'reportedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    ImmunizationResolver, PatientImmunizationsResolver],
+    referenceFields(ImmunizationAdverseEvent, {
+      reportedByUser: { id: 'reportedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    ImmunizationResolver,
+    PatientImmunizationsResolver,
+  ],
   patientData: [
     {
       section: 'immunizations',

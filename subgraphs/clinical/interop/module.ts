@@ -13,7 +13,15 @@ export default defineModule({
   resolvers: [
     recordFields(SmartLaunch, { encounter: { id: 'encounterId', type: ClinicalRecord, hidden: (r) => !!(r as ClinicalRecord).deletedAt } }),
     patientField(SmartLaunch),
-    referenceFields(SmartLaunch, { launchedByUser: { id: 'launchedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    InteropResolver],
+    referenceFields(SmartLaunch, {
+      launchedByUser: { id: 'launchedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    InteropResolver,
+  ],
   patientData: [{ section: 'smart_launches', entity: SmartLaunch }],
 });

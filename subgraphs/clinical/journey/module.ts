@@ -10,8 +10,18 @@ export default defineModule({
   entities: [JourneyEvent],
   resolvers: [
     patientField(JourneyEvent),
-    referenceFields(JourneyEvent, { recordedByUser: { id: 'recordedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    JourneyResolver, PatientJourneyResolver, JourneyEntryResolver],
+    referenceFields(JourneyEvent, {
+      recordedByUser: { id: 'recordedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    JourneyResolver,
+    PatientJourneyResolver,
+    JourneyEntryResolver,
+  ],
   patientData: [
     {
       section: 'journey_events',

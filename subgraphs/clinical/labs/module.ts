@@ -11,8 +11,20 @@ export default defineModule({
   description: 'Lab orders, HL7v2 ORU^R01 ingest with ACKs, results with flags and panic values, result review',
   entities: [LabOrder, LabResult, LabMessage],
   resolvers: [
-    referenceFields(LabOrder, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    referenceFields(LabResult, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(LabOrder, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(LabResult, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(LabOrder),
     patientField(LabResult),
     referenceFields(LabOrder, {

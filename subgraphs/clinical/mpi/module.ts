@@ -12,7 +12,8 @@ export default defineModule({
   entities: [MpiRecord, MpiBlockingKey, PatientLink, PatientLinkEvent],
   resolvers: [
     referenceFields(PatientLink, { proposedByUser: { id: 'proposedBy', type: 'User' }, decidedByUser: { id: 'decidedBy', type: 'User' } }),
-    MpiResolver],
+    MpiResolver,
+  ],
   consumers: [mpiMatcher],
   jobs: [mpiIndexSweep],
   topics: [PATIENTS_LINKED, PATIENTS_UNLINKED],

@@ -9,7 +9,13 @@ export default defineModule({
   description: 'FHIR Observation-like measurements with LOINC codes and unit checks',
   entities: [Observation],
   resolvers: [
-    referenceFields(Observation, { organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
+    referenceFields(Observation, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(Observation),
     referenceFields(Observation, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     ObservationResolver,

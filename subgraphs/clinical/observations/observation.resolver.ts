@@ -5,7 +5,13 @@ import { connectionForPatient, patientList } from '../access/patient-graph';
 import { Patient } from '../patients/patient.entity';
 import { Observation } from './observation.entity';
 import { ObservationService } from './observation.service';
-import { CreateObservationInput, ObservationConnection, ObservationListArgs, ObservationPage, UpdateObservationInput } from './observation.types';
+import {
+  CreateObservationInput,
+  ObservationConnection,
+  ObservationListArgs,
+  ObservationPage,
+  UpdateObservationInput,
+} from './observation.types';
 
 const OBSERVATION_LIST = patientList('observation', Observation, { sortColumn: 'effective_at', where: "status <> 'entered_in_error'" });
 
@@ -14,7 +20,8 @@ const OBSERVATION_LIST = patientList('observation', Observation, { sortColumn: '
 export class PatientObservationsResolver {
   @FieldResolver(() => ObservationConnection, {
     nullable: true,
-    description: 'Observations, newest first (when made), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Observations, newest first (when made), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   observations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, OBSERVATION_LIST, patient, args);

@@ -11,8 +11,17 @@ export default defineModule({
   description: 'Patient profiles, organization-scoped registration with medical record numbers, search by MRN or name',
   entities: [Patient],
   resolvers: [
-    referenceFields(Patient, { createdByUser: { id: 'createdBy', type: 'User' }, user: { id: 'userId', type: 'User', description: 'The account of the patient themselves, when they have one; null when there is none or the caller may not see it' } }),
-    PatientResolver, OrganizationPatientsResolver],
+    referenceFields(Patient, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      user: {
+        id: 'userId',
+        type: 'User',
+        description: 'The account of the patient themselves, when they have one; null when there is none or the caller may not see it',
+      },
+    }),
+    PatientResolver,
+    OrganizationPatientsResolver,
+  ],
   references: { Patient: PatientResolver.resolveReference },
   topics: [PATIENT_CREATED, PATIENT_UPDATED],
   // Who read or changed the patient's data: part of what the patient is entitled to see.

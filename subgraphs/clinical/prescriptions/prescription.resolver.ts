@@ -34,7 +34,8 @@ export class PatientPrescriptionsResolver {
 
   @FieldResolver(() => EPrescriptionConnection, {
     nullable: true,
-    description: 'Electronic prescriptions sent to pharmacies, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+    description:
+      'Electronic prescriptions sent to pharmacies, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
   })
   ePrescriptions(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, E_PRESCRIPTION_LIST, patient, args);

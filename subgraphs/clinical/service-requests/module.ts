@@ -10,8 +10,18 @@ export default defineModule({
   entities: [ServiceRequest],
   resolvers: [
     patientField(ServiceRequest),
-    referenceFields(ServiceRequest, { requester: { id: 'requesterId', type: 'User' }, statusChangedByUser: { id: 'statusChangedBy', type: 'User' }, organization: { id: 'organizationId', type: 'Organization', description: 'The organization it belongs to; null when there is none or the caller may not see it' } }),
-    ServiceRequestResolver, PatientServiceRequestsResolver],
+    referenceFields(ServiceRequest, {
+      requester: { id: 'requesterId', type: 'User' },
+      statusChangedByUser: { id: 'statusChangedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    ServiceRequestResolver,
+    PatientServiceRequestsResolver,
+  ],
   patientData: [
     {
       section: 'service_requests',

@@ -9,10 +9,21 @@ export default defineModule({
     'Treatment protocols (steps of medications, doses and durations; versioned; retired once used) and patients on them (progress, completed or discontinued)',
   entities: [TreatmentProtocol, TreatmentProtocolVersion, PatientTreatment],
   resolvers: [
-    referenceFields(PatientTreatment, { prescriber: { id: 'prescriberId', type: 'User' }, assignedByUser: { id: 'assignedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
-    referenceFields(TreatmentProtocol, { createdByUser: { id: 'createdBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' }, retiredByUser: { id: 'retiredBy', type: 'User' } }),
+    referenceFields(PatientTreatment, {
+      prescriber: { id: 'prescriberId', type: 'User' },
+      assignedByUser: { id: 'assignedBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+    }),
+    referenceFields(TreatmentProtocol, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+      retiredByUser: { id: 'retiredBy', type: 'User' },
+    }),
     referenceFields(TreatmentProtocolVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
-    TreatmentProtocolResolver, PatientTreatmentResolver, PatientTreatmentsResolver],
+    TreatmentProtocolResolver,
+    PatientTreatmentResolver,
+    PatientTreatmentsResolver,
+  ],
   patientData: [
     {
       section: 'treatments',

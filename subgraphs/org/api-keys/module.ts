@@ -8,8 +8,5 @@ export default defineModule({
   name: 'api-keys',
   description: 'Developer API keys of an organization: scoped, shown once, rotated with a 24-hour grace, revoked at once',
   entities: [ApiKey, ApiKeySecret],
-  resolvers: [
-    organizationField(ApiKey),
-    userFields(ApiKey, { createdByUser: { id: 'createdBy' } }),
-    ApiKeyResolver],
+  resolvers: [organizationField(ApiKey), userFields(ApiKey, { createdByUser: { id: 'createdBy' } }), ApiKeyResolver],
 });

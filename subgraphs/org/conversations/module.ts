@@ -14,6 +14,8 @@ export default defineModule({
     organizationField(Conversation),
     userFields(Conversation, { createdByUser: { id: 'createdBy' } }),
     userFields(ConversationMessage, { sender: { id: 'senderId' } }),
-    ConversationResolver, ConversationMessageResolver],
+    ConversationResolver,
+    ConversationMessageResolver,
+  ],
   consumers: [messagingWebhooks],
 });

@@ -8,9 +8,7 @@ export default defineModule({
   name: 'doctors',
   description: 'Doctor profiles, verification, public search and availability, membership of organizations',
   entities: [DoctorProfile, DoctorOrganization],
-  resolvers: [
-    userFields(DoctorProfile, { user: { id: 'userId' }, verifiedByUser: { id: 'verifiedBy' } }),
-    DoctorResolver],
+  resolvers: [userFields(DoctorProfile, { user: { id: 'userId' }, verifiedByUser: { id: 'verifiedBy' } }), DoctorResolver],
   references: { Doctor: DoctorResolver.resolveReference },
   consumers: [doctorProfiles, doctorOrganizations],
 });

@@ -1,7 +1,14 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { auditChange, auditRead, type AuditEntry } from '../../../shared/audit/audit-trail';
 import { clock } from '../../../shared/clock';
-import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList, type KeysetScope } from '../../../shared/connection';
+import {
+  keysetConnection,
+  windowOf,
+  type Connection,
+  type ConnectionArgs,
+  type KeysetList,
+  type KeysetScope,
+} from '../../../shared/connection';
 import { organizationsWith, requireViewer } from '../../../shared/permissions';
 import { lockedChange } from '../../../shared/locked-change';
 import type { EntityManager } from '../../../shared/db';

@@ -13,6 +13,11 @@ export default defineModule({
     'Feedback about organizations, appointments and the platform, signed in or anonymous (rate limited), triaged and resolved by administrators',
   entities: [Feedback],
   resolvers: [
-    userFields(Feedback, { submittedByUser: { id: 'submittedBy' }, triagedByUser: { id: 'triagedBy' }, resolvedByUser: { id: 'resolvedBy' } }),
-    FeedbackResolver],
+    userFields(Feedback, {
+      submittedByUser: { id: 'submittedBy' },
+      triagedByUser: { id: 'triagedBy' },
+      resolvedByUser: { id: 'resolvedBy' },
+    }),
+    FeedbackResolver,
+  ],
 });

@@ -12,8 +12,16 @@ export default defineModule({
   description: 'Facilities (clinics, hospitals, pharmacies), their status, members and roles, and invitations',
   entities: [Organization, OrganizationMember, OrganizationInvitation],
   resolvers: [
-    userFields(OrganizationInvitation, { invitedByUser: { id: 'invitedBy' }, acceptedByUser: { id: 'acceptedBy' }, revokedByUser: { id: 'revokedBy' } }),
-    OrganizationResolver, OrganizationMembersResolver, MemberResolver, InvitationResolver],
+    userFields(OrganizationInvitation, {
+      invitedByUser: { id: 'invitedBy' },
+      acceptedByUser: { id: 'acceptedBy' },
+      revokedByUser: { id: 'revokedBy' },
+    }),
+    OrganizationResolver,
+    OrganizationMembersResolver,
+    MemberResolver,
+    InvitationResolver,
+  ],
   references: { Organization: OrganizationResolver.resolveReference },
   topics: [MEMBER_ADDED],
 });

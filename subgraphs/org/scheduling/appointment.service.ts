@@ -1,6 +1,13 @@
 import { LockMode, raw, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
-import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList, type KeysetScope } from '../../../shared/connection';
+import {
+  keysetConnection,
+  windowOf,
+  type Connection,
+  type ConnectionArgs,
+  type KeysetList,
+  type KeysetScope,
+} from '../../../shared/connection';
 import { errors } from '../../../shared/errors';
 import { ownPatientId, requirePatientOf } from '../../../shared/refs';
 import { byIds, isUuid, paginate, type PageResult } from '../../../shared/model';
@@ -289,7 +296,11 @@ export class AppointmentService {
     const scope: KeysetScope | undefined = reach.all
       ? undefined
       : {
-          sql: [...(reach.orgs.length ? ['organization_id in (?)'] : []), ...(reach.userId ? ['patient_user_id = ?', 'doctor_user_id = ?'] : []), 'false'].join(' or '),
+          sql: [
+            ...(reach.orgs.length ? ['organization_id in (?)'] : []),
+            ...(reach.userId ? ['patient_user_id = ?', 'doctor_user_id = ?'] : []),
+            'false',
+          ].join(' or '),
           params: [...(reach.orgs.length ? [reach.orgs] : []), ...(reach.userId ? [reach.userId, reach.userId] : [])],
         };
     const connection = await keysetConnection(ctx, PATIENT_APPOINTMENTS, patientId, args, scope);

@@ -5,7 +5,12 @@ import { AppointmentRequest } from './appointment-request.entity';
 import { appointmentNotifications } from './appointment.consumers';
 import { Appointment } from './appointment.entity';
 import { APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
-import { AppointmentRequestResolver, AppointmentResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver } from './appointment.resolver';
+import {
+  AppointmentRequestResolver,
+  AppointmentResolver,
+  OrganizationAppointmentsResolver,
+  PatientAppointmentsResolver,
+} from './appointment.resolver';
 import { ResourceResolver, ScheduleResolver } from './resource.resolver';
 import { SchedulableResource, Schedule } from './resource.entity';
 
@@ -19,9 +24,20 @@ export default defineModule({
     organizationField(AppointmentRequest),
     organizationField(SchedulableResource),
     organizationField(Schedule),
-    userFields(Appointment, { bookedByUser: { id: 'bookedBy' }, cancelledByUser: { id: 'cancelledBy' }, doctorUser: { id: 'doctorUserId' }, patientUser: { id: 'patientUserId' } }),
+    userFields(Appointment, {
+      bookedByUser: { id: 'bookedBy' },
+      cancelledByUser: { id: 'cancelledBy' },
+      doctorUser: { id: 'doctorUserId' },
+      patientUser: { id: 'patientUserId' },
+    }),
     userFields(AppointmentRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
-    ResourceResolver, ScheduleResolver, AppointmentResolver, AppointmentRequestResolver, OrganizationAppointmentsResolver, PatientAppointmentsResolver],
+    ResourceResolver,
+    ScheduleResolver,
+    AppointmentResolver,
+    AppointmentRequestResolver,
+    OrganizationAppointmentsResolver,
+    PatientAppointmentsResolver,
+  ],
   references: { Appointment: AppointmentResolver.resolveReference },
   consumers: [appointmentNotifications],
   topics: [APPOINTMENT_BOOKED, APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED],

@@ -16,6 +16,8 @@ export default defineModule({
     organizationField(AttendanceEntry),
     userFields(AttendanceEntry, { user: { id: 'userId' } }),
     userFields(LeaveRequest, { user: { id: 'userId' }, decidedByUser: { id: 'decidedBy' } }),
-    AttendanceResolver, LeaveResolver],
+    AttendanceResolver,
+    LeaveResolver,
+  ],
   topics: [LEAVE_APPROVED],
 });

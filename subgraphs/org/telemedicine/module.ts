@@ -12,6 +12,7 @@ export default defineModule({
   resolvers: [
     organizationField(VideoSession),
     userFields(VideoSession, { initiatedByUser: { id: 'initiatedBy' }, endedByUser: { id: 'endedBy' } }),
-    TelemedicineResolver],
+    TelemedicineResolver,
+  ],
   consumers: [videoWebhooks],
 });

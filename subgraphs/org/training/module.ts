@@ -20,6 +20,10 @@ export default defineModule({
     userFields(CmeCredit, { user: { id: 'userId' }, awardedByUser: { id: 'awardedBy' } }),
     userFields(Assessment, { createdByUser: { id: 'createdBy' } }),
     userFields(AssessmentAttempt, { user: { id: 'userId' } }),
-    CourseResolver, EnrollmentResolver, CmeCreditResolver, AssessmentResolver],
+    CourseResolver,
+    EnrollmentResolver,
+    CmeCreditResolver,
+    AssessmentResolver,
+  ],
   topics: [ENROLLMENT_COMPLETED, CME_CREDIT_AWARDED],
 });

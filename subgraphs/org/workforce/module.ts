@@ -34,7 +34,11 @@ export default defineModule({
     organizationField(RosterAssignment),
     organizationField(CoverageRequirement),
     userFields(WorkforceMember, { user: { id: 'userId' }, createdByUser: { id: 'createdBy' } }),
-    userFields(Roster, { createdByUser: { id: 'createdBy' }, approvedByUser: { id: 'approvedBy' }, publishedByUser: { id: 'publishedBy' } }),
+    userFields(Roster, {
+      createdByUser: { id: 'createdBy' },
+      approvedByUser: { id: 'approvedBy' },
+      publishedByUser: { id: 'publishedBy' },
+    }),
     userFields(SwapRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
     WorkforceMemberResolver,
     ShiftTypeResolver,

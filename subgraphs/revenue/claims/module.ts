@@ -19,7 +19,15 @@ export default defineModule({
     'Insurance claims shaped after FHIR Claim (draft → submitted → in review → approved, partially approved or denied → paid) through a payer adapter; eligibility, pre-authorization, analytics, fraud flags, reconciliation',
   entities: [Claim, FraudFlag, EligibilityCheck],
   resolvers: [
-    referenceFields(Claim, { createdByUser: { id: 'createdBy', type: 'User' }, submittedByUser: { id: 'submittedBy', type: 'User' }, practitioner: { id: 'practitionerId', type: 'User', description: 'The treating practitioner; null when there is none or the caller may not see them' } }),
+    referenceFields(Claim, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      submittedByUser: { id: 'submittedBy', type: 'User' },
+      practitioner: {
+        id: 'practitionerId',
+        type: 'User',
+        description: 'The treating practitioner; null when there is none or the caller may not see them',
+      },
+    }),
     referenceFields(EligibilityCheck, { checkedByUser: { id: 'checkedBy', type: 'User' } }),
     ClaimResolver,
     FraudFlagResolver,

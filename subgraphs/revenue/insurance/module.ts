@@ -12,7 +12,10 @@ export default defineModule({
   entities: [Payer, InsurancePlan, InsurancePolicy],
   resolvers: [
     referenceFields(InsurancePolicy, { enrolledByUser: { id: 'enrolledBy', type: 'User' } }),
-    PayerResolver, InsurancePlanResolver, InsurancePolicyResolver],
+    PayerResolver,
+    InsurancePlanResolver,
+    InsurancePolicyResolver,
+  ],
   topics: [POLICY_ENROLLED, POLICY_ACTIVATED],
   async onStart({ orm }) {
     await seedSandboxMarketplace(orm.em.fork() as never);

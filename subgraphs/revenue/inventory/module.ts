@@ -20,10 +20,20 @@ export default defineModule({
     "The supply side of the marketplace: suppliers' catalogues (synced by SKU from JSON or CSV), each facility's stock with its ledger, adjustments and counts, low stock, purchase orders and the reorder trigger",
   entities: [Product, Supplier, InventoryItem, StockMovement, PurchaseOrder, PurchaseOrderLine],
   resolvers: [
-    referenceFields(PurchaseOrder, { createdByUser: { id: 'createdBy', type: 'User' }, approvedByUser: { id: 'approvedBy', type: 'User' }, receivedByUser: { id: 'receivedBy', type: 'User' }, cancelledByUser: { id: 'cancelledBy', type: 'User' } }),
+    referenceFields(PurchaseOrder, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      approvedByUser: { id: 'approvedBy', type: 'User' },
+      receivedByUser: { id: 'receivedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
     referenceFields(StockMovement, { createdByUser: { id: 'createdBy', type: 'User' } }),
     referenceFields(Supplier, { createdByUser: { id: 'createdBy', type: 'User' } }),
-    ProductResolver, SupplierResolver, InventoryItemResolver, PurchaseOrderResolver, PurchaseOrderLineResolver],
+    ProductResolver,
+    SupplierResolver,
+    InventoryItemResolver,
+    PurchaseOrderResolver,
+    PurchaseOrderLineResolver,
+  ],
   topics: [STOCK_LOW],
   jobs: [REORDER_JOB],
 });

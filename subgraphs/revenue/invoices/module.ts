@@ -12,7 +12,10 @@ export default defineModule({
   entities: [Invoice],
   resolvers: [
     referenceFields(Invoice, { createdByUser: { id: 'createdBy', type: 'User' } }),
-    InvoiceResolver, PatientInvoicesResolver, OrganizationInvoicesResolver],
+    InvoiceResolver,
+    PatientInvoicesResolver,
+    OrganizationInvoicesResolver,
+  ],
   references: { Patient: PatientInvoicesResolver.resolveReference },
   topics: [INVOICE_CREATED, INVOICE_PAID],
 });

@@ -11,8 +11,14 @@ export default defineModule({
     "Patients' orders of medicines and supplies from a facility (reserve, verify against e-prescriptions, pay, pack, dispatch, deliver), cart checkout with mobile money, emergency routing to nearby stock",
   entities: [SupplyOrder],
   resolvers: [
-    referenceFields(SupplyOrder, { verifiedByUser: { id: 'verifiedBy', type: 'User' }, cancelledByUser: { id: 'cancelledBy', type: 'User' } }),
-    SupplyOrderResolver, SupplyOrderItemResolver, EmergencyRoutingResolver],
+    referenceFields(SupplyOrder, {
+      verifiedByUser: { id: 'verifiedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
+    SupplyOrderResolver,
+    SupplyOrderItemResolver,
+    EmergencyRoutingResolver,
+  ],
   topics: [PAYMENT_REQUESTED],
   consumers: [supplyOrderPayments],
 });

@@ -14,7 +14,11 @@ export default defineModule({
   resolvers: [
     referenceFields(Payment, { recordedByUser: { id: 'recordedBy', type: 'User' } }),
     referenceFields(MobileMoneyPayment, { initiatedByUser: { id: 'initiatedBy', type: 'User' } }),
-    PaymentResolver, MobileMoneyPaymentResolver, InvoicePaymentsResolver, PolicyPremiumResolver],
+    PaymentResolver,
+    MobileMoneyPaymentResolver,
+    InvoicePaymentsResolver,
+    PolicyPremiumResolver,
+  ],
   topics: [PAYMENT_INITIATED, PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_RECEIVED],
   consumers: [mobileMoneyRequests, mobileMoneyACallbacks, mobileMoneyBCallbacks, supplyOrderPayments],
   jobs: [mobileMoneyStatusJob],
