@@ -49,11 +49,15 @@ export class JourneyResolver {
  * record, a lab order or result, a prescription, an immunization, a journey event, ...). Built from the sources the
  * modules declare (`patientData` with a `timeline`), so a module adding one adds its type here.
  */
+let recordTypes: ClassType[] | undefined;
 function journeyRecordTypes(): ClassType[] {
-  const graphTypes = new Set(getMetadataStorage().objectTypes.map((t) => t.target));
-  return patientDataSources()
-    .filter((s) => s.timeline && graphTypes.has(s.entity as ClassType))
-    .map((s) => s.entity as ClassType);
+  if (!recordTypes) {
+    const graphTypes = new Set(getMetadataStorage().objectTypes.map((t) => t.target));
+    recordTypes = patientDataSources()
+      .filter((s) => s.timeline && graphTypes.has(s.entity as ClassType))
+      .map((s) => s.entity as ClassType);
+  }
+  return recordTypes;
 }
 
 export const JourneyRecord = createUnionType({
@@ -86,8 +90,9 @@ export class JourneyEntryResolver {
     description: 'The record itself (its type per resourceType); batched, one query per kind of record in the answer',
   })
   record(@Root() entry: JourneyEntry, @Ctx() ctx: SubgraphContext) {
+    // Only the sources that are types of the graph: a kept CDS alert or score has no type to answer with.
     const source = patientDataSources().find((s) => s.section === entry.resourceType && s.timeline);
-    if (!source) return null;
+    if (!source || !journeyRecordTypes().includes(source.entity as ClassType)) return null;
     return ctx.loader<string, object>(`journey-record:${source.section}`, byIds(ctx.em, source.entity)).load(entry.resourceId);
   }
 }
