@@ -31,6 +31,16 @@ import {
 
 export { readableAppointment };
 
+import type {
+  AppointmentKanban,
+  AppointmentListArgs,
+  BookAppointmentInput,
+  KanbanArgs,
+  RescheduleAppointmentInput,
+} from './appointment.types';
+import { bookWithin, checkBookable, checkFree, checkTimes, doctorOf, lockResource } from './booking';
+import { findResource } from './scheduling-access';
+
 /**
  * Which appointments a caller sees in lists: every one (`all`), or those of the organizations where they read
  * appointments and, for a person, their own as patient or doctor. Written once for the root list and the joins.
@@ -47,15 +57,6 @@ const PATIENT_APPOINTMENTS: KeysetList<Appointment> = {
   parentColumn: 'patient_id',
   sortColumn: 'start_time',
 };
-import type {
-  AppointmentKanban,
-  AppointmentListArgs,
-  BookAppointmentInput,
-  KanbanArgs,
-  RescheduleAppointmentInput,
-} from './appointment.types';
-import { bookWithin, checkBookable, checkFree, checkTimes, doctorOf, lockResource } from './booking';
-import { findResource } from './scheduling-access';
 
 /** Appointments whose start falls on `date` in their resource's time zone. */
 const onLocalDate = (date: string) => ({
@@ -284,7 +285,6 @@ export class AppointmentService {
     return appointment && mayReadAppointment(ctx.viewer, appointment) ? appointment : null;
   }
 
-  /** The rows a viewer may list: their organizations' (appointments:read), their own as patient or doctor. */
   /**
    * `patient { appointments }`: the patient's appointments under the rule of `appointments` (those the caller may
    * see), latest start first, by cursor; batched across patients.
@@ -293,14 +293,14 @@ export class AppointmentService {
     windowOf(args);
     const viewer = requireViewer(ctx.viewer);
     const reach = appointmentReach(viewer);
+    const any = [
+      ...(reach.orgs.length ? ['organization_id in (?)'] : []),
+      ...(reach.userId ? ['patient_user_id = ?', 'doctor_user_id = ?'] : []),
+    ];
     const scope: KeysetScope | undefined = reach.all
       ? undefined
       : {
-          sql: [
-            ...(reach.orgs.length ? ['organization_id in (?)'] : []),
-            ...(reach.userId ? ['patient_user_id = ?', 'doctor_user_id = ?'] : []),
-            'false',
-          ].join(' or '),
+          sql: any.length ? any.join(' or ') : 'false',
           params: [...(reach.orgs.length ? [reach.orgs] : []), ...(reach.userId ? [reach.userId, reach.userId] : [])],
         };
     const connection = await keysetConnection(ctx, PATIENT_APPOINTMENTS, patientId, args, scope);
@@ -311,6 +311,7 @@ export class AppointmentService {
     return connection;
   }
 
+  /** The rows a viewer may list: their organizations' (appointments:read), their own as patient or doctor. */
   private scope(viewer: Viewer): ObjectQuery<Appointment> {
     const reach = appointmentReach(viewer);
     if (reach.all) return {};
