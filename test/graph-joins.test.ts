@@ -410,6 +410,7 @@ describe('every list of the patient beside the patient', () => {
   let criticalId: string;
   let appointmentId: string;
   let noteId: string;
+  let encounterId: string;
 
   beforeAll(async () => {
     patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Joined' })).body.data
@@ -449,11 +450,14 @@ describe('every list of the patient beside the patient', () => {
       reason: 'Observation',
     });
     if (admitted.status !== 201) throw new Error(`admission: ${admitted.status} ${admitted.text}`);
+    const encounter = await c.doctor.api.post('/api/clinical-records', { patient_id: patientId, encounter_type: 'consultation' });
+    if (encounter.status !== 201) throw new Error(`record: ${encounter.status} ${encounter.text}`);
+    encounterId = encounter.body.data.id;
     noteId = (
       await mutate(
         c.doctor,
-        'mutation($p: ID!, $a: ID!) { createClinicalNote(input: { patientId: $p, appointmentId: $a, format: free_text, text: "Seen today" }) { id } }',
-        { p: patientId, a: appointmentId },
+        'mutation($p: ID!, $a: ID!, $e: ID!) { createClinicalNote(input: { patientId: $p, appointmentId: $a, encounterId: $e, format: free_text, text: "Seen today" }) { id } }',
+        { p: patientId, a: appointmentId, e: encounterId },
       )
     ).createClinicalNote.id;
   });
@@ -464,7 +468,11 @@ describe('every list of the patient beside the patient', () => {
       createdByUser { id }
       appointments(first: 5) {
         totalCount
-        nodes { id patient { id } organization { id } patientUser { id } clinicalNotes(first: 5) { nodes { id text author { id } } } }
+        nodes {
+          id patient { id } organization { id } patientUser { id }
+          clinicalNotes(first: 5) { nodes { id text author { id } } }
+          clinicalRecords(first: 5) { id }
+        }
       }
       admissions(first: 5) { totalCount nodes { status patient { id } room { name } organization { id } admittedByUser { id } } }
       consents(first: 5) { totalCount nodes { status patient { id } granteeUser { id } } }
@@ -495,6 +503,7 @@ describe('every list of the patient beside the patient', () => {
           organization: { id: c.orgId },
           patientUser: null,
           clinicalNotes: { nodes: [{ id: noteId, text: 'Seen today', author: { id: c.doctor.user.id } }] },
+          clinicalRecords: [{ id: encounterId }],
         },
       ],
     });
@@ -544,6 +553,7 @@ describe('every list of the patient beside the patient', () => {
     expect(chart.appointments.nodes.map((a: { id: string }) => a.id)).toEqual([appointmentId]);
     // The appointment's notes are clinical data: null, with FORBIDDEN at their own path.
     expect(chart.appointments.nodes[0].clinicalNotes).toBeNull();
+    expect(chart.appointments.nodes[0].clinicalRecords).toBeNull();
     expect(chart.admissions.totalCount).toBe(1);
     // Consents are the patient's and their clinicians' to see, and the parties': none for the receptionist.
     expect(chart.consents).toEqual({ totalCount: 0, nodes: [] });
@@ -554,6 +564,7 @@ describe('every list of the patient beside the patient', () => {
     expect(forbidden.sort()).toEqual(
       [
         'patient.appointments.nodes.0.clinicalNotes',
+        'patient.appointments.nodes.0.clinicalRecords',
         'patient.ePrescriptions',
         'patient.imagingOrders',
         'patient.immunizationSchedule',
@@ -640,7 +651,8 @@ describe('every list of the patient beside the patient', () => {
     const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) { items {
       id labOrders(first: 2) { totalCount nodes { id } } observations(first: 2) { nodes { id } } imagingOrders(first: 2) { nodes { id } }
       ePrescriptions(first: 2) { nodes { id } } consents(first: 2) { nodes { id } }
-      appointments(first: 2) { totalCount nodes { id } } admissions(first: 2) { nodes { id } } } } }`;
+      appointments(first: 2) { totalCount nodes { id clinicalNotes(first: 2) { nodes { id } } clinicalRecords(first: 2) { id } } }
+      admissions(first: 2) { nodes { id } } } } }`;
     const selects = async (limit: number) => {
       let items = 0;
       const statements: string[] = [];
@@ -656,13 +668,16 @@ describe('every list of the patient beside the patient', () => {
       expect(items).toBe(limit);
       return [...clinical, ...statements].filter(
         (s) =>
-          /^\s*select/i.test(s) && /"(lab_orders|observations|imaging_orders|eprescriptions|consents|appointments|admissions)"/.test(s),
+          /^\s*select/i.test(s) &&
+          /"(lab_orders|observations|imaging_orders|eprescriptions|consents|appointments|admissions|clinical_notes|clinical_records)"/.test(
+            s,
+          ),
       ).length;
     };
     const one = await selects(1);
     const three = await selects(3);
-    // One statement per list (and one for each count), whatever the patients.
-    expect(one).toBe(9);
+    // One statement per list (and one for each count), whatever the patients; the appointments' notes and records too.
+    expect(one).toBe(11);
     expect(three).toBe(one);
   });
 });

@@ -1,6 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ConnectionArgs } from '../../../shared/connection';
-import { byIds, PageArgs } from '../../../shared/model';
+import { byIds, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageArgs } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { loadPatient } from '../access/patient-access';
@@ -210,5 +210,18 @@ export class AppointmentClinicalNotesResolver {
   @Directive('@requires(fields: "patientId organizationId")')
   clinicalNotes(@Root() appointment: AppointmentRef, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.forAppointment(ctx, appointment, args);
+  }
+
+  @FieldResolver(() => [ClinicalRecord], {
+    nullable: true,
+    description: `The clinical records (encounters) the appointment's notes document, newest first, at most \`first\`; batched across appointments. Clinical data: null with a FORBIDDEN error for a caller who may not read the patient's`,
+  })
+  @Directive('@requires(fields: "patientId organizationId")')
+  clinicalRecords(
+    @Root() appointment: AppointmentRef,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `How many, 1 to ${MAX_PAGE_SIZE}` }) first: number,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.encountersForAppointment(ctx, appointment, first);
   }
 }
