@@ -7,6 +7,7 @@ import { OrgPatient } from '../patient';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { DoctorProfile } from '../doctors/doctor.entity';
+import { DoctorService } from '../doctors/doctor.service';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
 import { Appointment, AppointmentStatus } from './appointment.entity';
@@ -172,10 +173,9 @@ export class AppointmentRequestResolver {
     return request.resourceId ? this.resources.load(ctx, request.resourceId) : null;
   }
 
-  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor asked for, when one was' })
+  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor asked for, under the rule of doctor(id)' })
   doctor(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
-    if (!request.doctorId) return null;
-    return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(request.doctorId);
+    return request.doctorId ? new DoctorService().reference(ctx, request.doctorId) : null;
   }
 
   @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
