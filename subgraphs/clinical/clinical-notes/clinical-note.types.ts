@@ -1,3 +1,4 @@
+import { ConnectionOf } from '../../../shared/connection';
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
@@ -102,6 +103,9 @@ export class PatientNoteListArgs extends PageArgs {
 
 @ObjectType()
 export class ClinicalNotePage extends PageOf(ClinicalNote) {}
+
+@ObjectType({ description: 'Clinical notes by cursor, newest first' })
+export class ClinicalNoteConnection extends ConnectionOf(ClinicalNote, 'ClinicalNote') {}
 
 // --- dictation -------------------------------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsOneOf, IsText } from '../../../shared/validation';
 import { IMAGING_PRIORITIES, ImagingOrder, ImagingOrderStatus, LATERALITIES, MODALITIES } from './imaging-order.entity';
@@ -67,3 +68,6 @@ export class ScheduleImagingOrderArgs {
 
 @ObjectType()
 export class ImagingOrderPage extends PageOf(ImagingOrder) {}
+
+@ObjectType({ description: 'Imaging orders by cursor, newest first' })
+export class ImagingOrderConnection extends ConnectionOf(ImagingOrder, 'ImagingOrder') {}

@@ -1,8 +1,32 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { Patient } from '../patients/patient.entity';
 import { Observation } from './observation.entity';
 import { ObservationService } from './observation.service';
-import { RecordObservationInput, ObservationListArgs, ObservationPage, UpdateObservationInput } from './observation.types';
+import {
+  ObservationConnection,
+  ObservationListArgs,
+  ObservationPage,
+  RecordObservationInput,
+  UpdateObservationInput,
+} from './observation.types';
+
+const OBSERVATION_LIST = patientList('observation', Observation, { sortColumn: 'effective_at', where: "status <> 'entered_in_error'" });
+
+/** `patient { observations }`: the newest observations, batched across patients. */
+@Resolver(() => Patient)
+export class PatientObservationsResolver {
+  @FieldResolver(() => ObservationConnection, {
+    nullable: true,
+    description:
+      'Observations, newest first (when made), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  observations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, OBSERVATION_LIST, patient, args);
+  }
+}
 
 @Resolver(() => Observation)
 export class ObservationResolver {

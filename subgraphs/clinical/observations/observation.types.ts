@@ -1,5 +1,6 @@
 import { Matches } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsNotFuture, IsOneOf, IsText } from '../../../shared/validation';
 import { INTERPRETATIONS, OBSERVATION_CATEGORIES, Observation, ObservationStatus } from './observation.entity';
@@ -112,3 +113,6 @@ export class ObservationListArgs extends PageArgs {
 
 @ObjectType()
 export class ObservationPage extends PageOf(Observation) {}
+
+@ObjectType({ description: 'Observations by cursor, newest first' })
+export class ObservationConnection extends ConnectionOf(Observation, 'Observation') {}

@@ -101,3 +101,17 @@ export class PatientResolver {
     return new PatientService().resolveReference(ctx, reference.id);
   }
 }
+
+/** `organization { patients }`: the rule of `organizationPatients` (patients:read there), one organization per call. */
+@Resolver(() => OrganizationRef)
+export class OrganizationPatientsResolver {
+  private readonly service = new PatientService();
+
+  @FieldResolver(() => PatientPage, {
+    nullable: true,
+    description: "The organization's patients, newest registered first (patients:read); as organizationPatients",
+  })
+  patients(@Root() org: OrganizationRef, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.listForOrganization(ctx, org.id, args);
+  }
+}

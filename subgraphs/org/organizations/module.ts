@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { OrganizationInvitation } from './invitation.entity';
 import { InvitationResolver } from './invitation.resolver';
 import { MemberResolver, OrganizationMembersResolver } from './member.resolver';
@@ -10,7 +11,18 @@ export default defineModule({
   name: 'organizations',
   description: 'Facilities (clinics, hospitals, pharmacies), their status, members and roles, and invitations',
   entities: [Organization, OrganizationMember, OrganizationInvitation],
-  resolvers: [OrganizationResolver, OrganizationTransitionResolver, OrganizationMembersResolver, MemberResolver, InvitationResolver],
+  resolvers: [
+    userFields(OrganizationInvitation, {
+      invitedByUser: { id: 'invitedBy' },
+      acceptedByUser: { id: 'acceptedBy' },
+      revokedByUser: { id: 'revokedBy' },
+    }),
+    OrganizationResolver,
+    OrganizationTransitionResolver,
+    OrganizationMembersResolver,
+    MemberResolver,
+    InvitationResolver,
+  ],
   references: { Organization: OrganizationResolver.resolveReference },
   topics: [MEMBER_ADDED],
 });

@@ -89,14 +89,21 @@ export class OrganizationService {
 
   /** Active organizations are visible to every signed-in caller; others only to members and administrators. */
   async get(ctx: SubgraphContext, id: string): Promise<Organization> {
-    const viewer = requireViewer(ctx.viewer);
-    const org = isUuid(id) ? await this.load(ctx, id) : null;
+    requireViewer(ctx.viewer);
+    const org = await this.visible(ctx, id);
     if (!org) throw errors.notFound('Organization');
+    return org;
+  }
+
+  /** The organization under the rule of `organization(id)` (batched), or null when missing or not visible to the caller. */
+  async visible(ctx: SubgraphContext, id: string): Promise<Organization | null> {
+    const viewer = ctx.viewer;
+    const org = viewer && isUuid(id) ? await this.load(ctx, id) : null;
+    if (!viewer || !org) return null;
     const visible = viewer.apiKey
       ? viewer.apiKey.organizationId === id
       : org.status === OrganizationStatus.active || canSeeOrganization(viewer, id);
-    if (!visible) throw errors.notFound('Organization');
-    return org;
+    return visible ? org : null;
   }
 
   async update(ctx: SubgraphContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {

@@ -1,17 +1,21 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import { byIds, PageArgs } from '../../../shared/model';
 import { Organization } from '../organizations/organization.entity';
-import { PatientRef, ref } from '../../../shared/refs';
+import { ref } from '../../../shared/refs';
+import { OrgPatient } from '../patient';
 import { Public } from '../../../shared/public';
 import { transitionResolver } from '../../../shared/transitions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
+import { DoctorService } from '../doctors/doctor.service';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
 import { APPOINTMENT, Appointment } from './appointment.entity';
 import { AppointmentService } from './appointment.service';
 import {
+  AppointmentConnection,
   AppointmentKanban,
   AppointmentListArgs,
   AppointmentPage,
@@ -94,7 +98,7 @@ export class AppointmentResolver {
     return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(appointment.doctorId);
   }
 
-  @FieldResolver(() => PatientRef, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
   patient(@Root() appointment: Appointment) {
     return ref(appointment.patientId);
   }
@@ -108,6 +112,7 @@ export class AppointmentResolver {
 export class AppointmentRequestResolver {
   private readonly service = new AppointmentRequestService();
   private readonly appointments = new AppointmentService();
+  private readonly resources = new ResourceService();
 
   @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
   createAppointmentRequest(
@@ -158,6 +163,21 @@ export class AppointmentRequestResolver {
   appointment(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
     return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
   }
+
+  @FieldResolver(() => SchedulableResource, { nullable: true, description: 'The resource asked for, when one was' })
+  resource(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.resourceId ? this.resources.load(ctx, request.resourceId) : null;
+  }
+
+  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor asked for, under the rule of doctor(id)' })
+  doctor(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.doctorId ? new DoctorService().reference(ctx, request.doctorId) : null;
+  }
+
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  patient(@Root() request: AppointmentRequest) {
+    return ref(request.patientId);
+  }
 }
 
 /** One mutation per move of an appointment's day (staff); cancelling is `cancelAppointment`, open to its patient too. */
@@ -188,5 +208,20 @@ export class OrganizationAppointmentsResolver {
   })
   appointments(@Root() org: Organization, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, Object.assign(new AppointmentListArgs(), args, { organizationId: org.id }));
+  }
+}
+
+/** `patient { appointments }`: the rule of `appointments` (the ones the caller may see), batched across patients. */
+@Resolver(() => OrgPatient)
+export class PatientAppointmentsResolver {
+  private readonly service = new AppointmentService();
+
+  @FieldResolver(() => AppointmentConnection, {
+    nullable: true,
+    description:
+      "The patient's appointments the caller may see (staff: their organizations'; the patient and their doctor: their own), latest start first, by cursor",
+  })
+  appointments(@Root() patient: OrgPatient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forPatient(ctx, patient.id, args);
   }
 }

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
@@ -92,6 +93,9 @@ export class AppointmentListArgs extends PageArgs {
 
 @ObjectType()
 export class AppointmentPage extends PageOf(Appointment) {}
+
+@ObjectType({ description: 'Appointments by cursor, latest start first' })
+export class AppointmentConnection extends ConnectionOf(Appointment, 'Appointment') {}
 
 @ArgsType()
 export class KanbanArgs {

@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
+import { userFields } from '../users/user-link';
 import { AppointmentRequest } from './appointment-request.entity';
 import { appointmentNotifications } from './appointment.consumers';
 import { Appointment } from './appointment.entity';
@@ -8,6 +10,7 @@ import {
   AppointmentResolver,
   AppointmentTransitionResolver,
   OrganizationAppointmentsResolver,
+  PatientAppointmentsResolver,
 } from './appointment.resolver';
 import { ResourceResolver, ScheduleResolver } from './resource.resolver';
 import { SchedulableResource, Schedule } from './resource.entity';
@@ -18,12 +21,24 @@ export default defineModule({
     'Schedulable resources and their schedules, availability, appointments (public booking included), requests, the kanban board',
   entities: [SchedulableResource, Schedule, Appointment, AppointmentRequest],
   resolvers: [
+    organizationField(Appointment),
+    organizationField(AppointmentRequest),
+    organizationField(SchedulableResource),
+    organizationField(Schedule),
+    userFields(Appointment, {
+      bookedByUser: { id: 'bookedBy' },
+      cancelledByUser: { id: 'cancelledBy' },
+      doctorUser: { id: 'doctorUserId' },
+      patientUser: { id: 'patientUserId' },
+    }),
+    userFields(AppointmentRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
     ResourceResolver,
     ScheduleResolver,
     AppointmentResolver,
     AppointmentTransitionResolver,
     AppointmentRequestResolver,
     OrganizationAppointmentsResolver,
+    PatientAppointmentsResolver,
   ],
   references: { Appointment: AppointmentResolver.resolveReference },
   consumers: [appointmentNotifications],
