@@ -1,5 +1,6 @@
 import { ArrayMaxSize, MaxLength } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { ORG_ROLES } from '../../../shared/permissions';
@@ -148,14 +149,16 @@ export class UpdateDoctorInput {
 
 export const VERIFY_DECISIONS = ['approve', 'reject'] as const;
 export type VerifyDecision = (typeof VERIFY_DECISIONS)[number];
+export const VerifyDoctorDecision = enumOf(VERIFY_DECISIONS, 'VerifyDoctorDecision', "A decision on a doctor's license: approve or reject");
+export const VerifyDoctorStatus = enumOf(['approved', 'rejected'], 'VerifyDoctorStatus', "The status a decision on a doctor's license leads to");
 
 @InputType({ description: "The decision on a doctor's license" })
 export class VerifyDoctorInput {
-  @Field({ nullable: true, description: `${VERIFY_DECISIONS.join(' or ')}; or give status or approved` })
+  @Field(() => VerifyDoctorDecision, { nullable: true, description: `${VERIFY_DECISIONS.join(' or ')}; or give status or approved` })
   @IsOneOf(VERIFY_DECISIONS)
   decision?: string;
 
-  @Field({ nullable: true, description: 'The resulting status instead of decision: approved or rejected' })
+  @Field(() => VerifyDoctorStatus, { nullable: true, description: 'The resulting status instead of decision: approved or rejected' })
   @IsOneOf(['approved', 'rejected'])
   status?: string;
 

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
 import { Appointment, AppointmentStatus } from './appointment.entity';
@@ -65,7 +66,7 @@ export class AppointmentListArgs extends PageArgs {
   @Field(() => AppointmentStatus, { nullable: true })
   status?: AppointmentStatus;
 
-  @Field({ nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date?: string;
 
@@ -85,7 +86,7 @@ export class AppointmentPage extends PageOf(Appointment) {}
 
 @ArgsType()
 export class KanbanArgs {
-  @Field({ description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date!: string;
 
@@ -112,7 +113,7 @@ export class KanbanColumn {
 
 @ObjectType({ description: "A day's appointments in one column per status" })
 export class AppointmentKanban {
-  @Field()
+  @Field(() => LocalDate)
   date!: string;
 
   @Field(() => [KanbanColumn], { description: 'One column per status, always in the same order' })
