@@ -101,7 +101,11 @@ export class DoctorProfile extends BaseRecord {
   @Property({ type: 'integer', nullable: true })
   yearsOfExperience?: number | null;
 
-  @MoneyField<DoctorProfile>({ currency: 'currency', nullable: true, description: 'The fee of one consultation; null when the doctor has not set one' })
+  @MoneyField<DoctorProfile>({
+    currency: 'currency',
+    nullable: true,
+    description: 'The fee of one consultation; null when the doctor has not set one',
+  })
   @Property({ type: 'decimal', columnType: 'numeric', nullable: true })
   consultationFee?: string | null;
 

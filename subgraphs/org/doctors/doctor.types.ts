@@ -150,7 +150,11 @@ export class UpdateDoctorInput {
 export const VERIFY_DECISIONS = ['approve', 'reject'] as const;
 export type VerifyDecision = (typeof VERIFY_DECISIONS)[number];
 export const VerifyDoctorDecision = enumOf(VERIFY_DECISIONS, 'VerifyDoctorDecision', "A decision on a doctor's license: approve or reject");
-export const VerifyDoctorStatus = enumOf(['approved', 'rejected'], 'VerifyDoctorStatus', "The status a decision on a doctor's license leads to");
+export const VerifyDoctorStatus = enumOf(
+  ['approved', 'rejected'],
+  'VerifyDoctorStatus',
+  "The status a decision on a doctor's license leads to",
+);
 
 @InputType({ description: "The decision on a doctor's license" })
 export class VerifyDoctorInput {

@@ -6,7 +6,11 @@ import { LocalDate } from '../../../shared/scalars';
 import { stateMachine } from '../../../shared/state-machine';
 
 export const LEAVE_TYPES = ['annual', 'sick', 'maternity', 'paternity', 'study', 'unpaid', 'other'] as const;
-export const LeaveType = enumOf(LEAVE_TYPES, 'LeaveType', 'The kind of leave asked for: annual, sick, maternity, paternity, study, unpaid or other');
+export const LeaveType = enumOf(
+  LEAVE_TYPES,
+  'LeaveType',
+  'The kind of leave asked for: annual, sick, maternity, paternity, study, unpaid or other',
+);
 
 export enum LeaveStatus {
   pending = 'pending',

@@ -103,7 +103,10 @@ export class EnrollInPlanInput {
   @Field(() => ID, { description: 'The patient to insure: yourself, or a patient of an organization where you hold insurance:write' })
   patientId!: string;
 
-  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD: the first day the cover may start (default: the day the first premium is paid)' })
+  @Field(() => LocalDate, {
+    nullable: true,
+    description: 'YYYY-MM-DD: the first day the cover may start (default: the day the first premium is paid)',
+  })
   @IsCalendarDate()
   startDate?: string;
 }

@@ -210,7 +210,10 @@ abstract class ItemSettings {
   @IsText(64)
   batchNumber?: string;
 
-  @Field(() => LocalDate, { nullable: true, description: 'Expiry date of the batch, YYYY-MM-DD (a 400 naming the field when it is not a date)' })
+  @Field(() => LocalDate, {
+    nullable: true,
+    description: 'Expiry date of the batch, YYYY-MM-DD (a 400 naming the field when it is not a date)',
+  })
   @IsCalendarDate()
   expiryDate?: string;
 }

@@ -52,7 +52,10 @@ export class InvoiceLine {
   @Field(() => Decimal, { description: 'Tax rate in percent ("16" for 16% VAT)' })
   taxRate!: string;
 
-  @MoneyField<InvoiceLine>({ currency: 'currency', description: "(amount − discount) × tax rate, rounded half-even to the currency's minor unit" })
+  @MoneyField<InvoiceLine>({
+    currency: 'currency',
+    description: "(amount − discount) × tax rate, rounded half-even to the currency's minor unit",
+  })
   taxAmount!: string;
 
   @MoneyField<InvoiceLine>({ currency: 'currency', description: 'amount − discount + tax: what the line adds to the invoice total' })
