@@ -103,11 +103,13 @@ export class SchedulableResourcePage extends PageOf(SchedulableResource) {}
 
 @InputType({ description: 'A break within working hours' })
 export class ScheduleBreakInput {
-  @Field(() => LocalTime, { description: 'HH:MM' })
+  // String, not LocalTime, on purpose: a break is an item of a list, and the REST adapter would name a bad time
+  // `breaks[0].end_time` where this route has always answered `breaks.0.end_time`.
+  @Field({ description: 'HH:MM' })
   @IsClockTime()
   startTime!: string;
 
-  @Field(() => LocalTime, { description: 'HH:MM' })
+  @Field({ description: 'HH:MM' })
   @IsClockTime()
   endTime!: string;
 }
