@@ -707,10 +707,10 @@ describe('GraphQL', () => {
       patient: { id: c.patientId, firstName: 'Amina' },
       doctor: { id: c.doctorProfileId, firstName: 'Test' },
     });
-    const list = await c.receptionist.api.graphql(`query($date: String) { appointments(date: $date) { total items { id } } }`, { date });
+    const list = await c.receptionist.api.graphql(`query($date: LocalDate) { appointments(date: $date) { total items { id } } }`, { date });
     expect(list.body.data.appointments).toEqual({ total: 1, items: [{ id }] });
     const kanban = await c.receptionist.api.graphql(
-      `query($date: String!) { appointmentKanban(date: $date) { columns { status count } } }`,
+      `query($date: LocalDate!) { appointmentKanban(date: $date) { columns { status count } } }`,
       { date },
     );
     expect(kanban.body.data.appointmentKanban.columns[0]).toEqual({ status: 'booked', count: 1 });

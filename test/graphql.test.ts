@@ -59,13 +59,13 @@ describe('POST /graphql', () => {
 
     const res = await doctor.api.graphql(
       `query($org: ID!) { organizationInvoices(organizationId: $org) {
-          total items { number totalAmount patient { firstName lastName } organization { name } } } }`,
+          total items { number totalAmount { amount currencyCode } patient { firstName lastName } organization { name } } } }`,
       { org: orgId },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.organizationInvoices.items[0]).toEqual({
       number: 'INV-000001',
-      totalAmount: '221.00',
+      totalAmount: { amount: '221.00', currencyCode: 'GHS' },
       patient: { firstName: SAMPLE_PATIENT.first_name, lastName: SAMPLE_PATIENT.last_name },
       organization: { name: 'Accra Ridge Hospital' },
     });
@@ -94,13 +94,13 @@ describe('POST /graphql', () => {
     expect(kwd.body.data).toMatchObject({ total_amount: '3.765', items: [{ unit_price: '1.255', amount: '3.765' }] });
     // Read back from the database: the amounts keep their three decimals.
     const listed = await doctor.api.graphql(
-      'query($org: ID!) { organizationInvoices(organizationId: $org) { items { currency totalAmount } } }',
+      'query($org: ID!) { organizationInvoices(organizationId: $org) { items { currency totalAmount { amount } } } }',
       { org },
     );
     expect(listed.body.data.organizationInvoices.items).toEqual(
       expect.arrayContaining([
-        { currency: 'KWD', totalAmount: '3.765' },
-        { currency: 'UGX', totalAmount: '17500' },
+        { currency: 'KWD', totalAmount: { amount: '3.765' } },
+        { currency: 'UGX', totalAmount: { amount: '17500' } },
       ]),
     );
 

@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { PayloadOf } from '../../../shared/user-errors';
+import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
 import { Appointment, AppointmentStatus } from './appointment.entity';
@@ -76,7 +77,7 @@ export class AppointmentListArgs extends PageArgs {
   @Field(() => AppointmentStatus, { nullable: true })
   status?: AppointmentStatus;
 
-  @Field({ nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date?: string;
 
@@ -99,7 +100,7 @@ export class AppointmentConnection extends ConnectionOf(Appointment, 'Appointmen
 
 @ArgsType()
 export class KanbanArgs {
-  @Field({ description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date!: string;
 
@@ -126,7 +127,7 @@ export class KanbanColumn {
 
 @ObjectType({ description: "A day's appointments in one column per status" })
 export class AppointmentKanban {
-  @Field()
+  @Field(() => LocalDate)
   date!: string;
 
   @Field(() => [KanbanColumn], { description: 'One column per status, always in the same order' })

@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, Property, type Opt } from '@mikro-orm/core';
 import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { BaseRecord } from '../../../shared/model';
 import { stateMachine } from '../../../shared/state-machine';
 
@@ -19,6 +20,12 @@ export const USER_ACCOUNT = stateMachine<UserStatus, UserAccountAction>('user ac
 
 /** Roles a person may pick when registering. Platform roles are never self-assigned. */
 export const REGISTRATION_ROLES = ['PATIENT', 'DOCTOR', 'NURSE', 'PHARMACIST', 'LAB_TECHNICIAN', 'STAFF'] as const;
+/** The roles as GraphQL names them: upper case, as the REST wire has always sent them. */
+export const RegistrationRole = enumOf(
+  REGISTRATION_ROLES,
+  'RegistrationRole',
+  'The role a person picks when registering (a DOCTOR gets a doctor profile); platform roles are never self-assigned',
+);
 
 /**
  * A person's account. An entity of the graph (`user(id)`, and `prescriber`, `recordedBy` ... in other subgraphs); the
