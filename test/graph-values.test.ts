@@ -26,7 +26,6 @@ const ENUMS: Record<string, string> = {
   'LeaveRequest.type': 'LeaveType',
   'CreateLeaveRequestInput.type': 'LeaveType',
   'VerifyDoctorInput.decision': 'VerifyDoctorDecision',
-  'VerifyDoctorInput.status': 'VerifyDoctorStatus',
   'DeadLetterAction.outcome': 'DeadLetterOutcome',
   'OrganizationSubscription.lastPaymentStatus': 'SubscriptionPaymentStatus',
   'CheckoutPayment.state': 'CheckoutPaymentState',
