@@ -40,6 +40,28 @@ export function applyRateLimitHeaders(res: Response, extensions: Record<string, 
   }
 }
 
+/** A user error of a mutation payload, as selected by an operation document: `userErrors { field message code }`. */
+export interface WireUserError {
+  field: string[] | null;
+  message: string;
+  code: string;
+}
+
+/**
+ * A payload's user errors (docs/graphql.md, "Expected failures") as the error REST answered before mutations had
+ * payloads, in this one place: INVALID ones are a VALIDATION_ERROR naming their fields (the path without its
+ * leading `input`), anything else a CONFLICT with its message.
+ */
+export function userErrorsAsError(userErrors: WireUserError[]): { message: string; extensions: Record<string, unknown> } {
+  const invalid = userErrors.filter((e) => e.code === 'INVALID');
+  if (!invalid.length) return { message: userErrors[0].message, extensions: { code: 'CONFLICT', reason: userErrors[0].code } };
+  const details: FieldIssue[] = invalid
+    .filter((e) => e.field?.length)
+    .map((e) => ({ field: (e.field![0] === 'input' ? e.field!.slice(1) : e.field!).join('.'), message: e.message }));
+  if (!details.length) return { message: invalid[0].message, extensions: { code: 'VALIDATION_ERROR' } };
+  return { message: describeIssues(details), extensions: { code: 'VALIDATION_ERROR', details } };
+}
+
 /** A GraphQL error as the REST client sees it: field names in snake_case, status from the code. */
 export function sendGraphQLError(res: Response, error: { message: string; extensions?: Record<string, unknown> }): void {
   const raw = error.extensions?.code;

@@ -71,10 +71,12 @@ const pascal = (text: string) =>
  * paths of a standard), the name followed by the method, and where that is not enough yet, by the path's literal
  * segments as well (`InvokeCdsHookPostCdsServices`). The GraphQL operation stays in `x-graphql-operation`.
  */
-export function operationIds(routes: { operation: string; method: string; path: string }[]): string[] {
+export function operationIds(routes: { operation: string; operationId?: string; method: string; path: string }[]): string[] {
   const count = (ids: string[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<string, number>());
-  const byName = count(routes.map((r) => r.operation));
-  const withMethod = routes.map((r) => (byName.get(r.operation)! > 1 ? r.operation + pascal(r.method) : r.operation));
+  // A route that names its operationId keeps it (one choosing its operation by a body field, a renamed mutation).
+  const names = routes.map((r) => r.operationId ?? r.operation);
+  const byName = count(names);
+  const withMethod = names.map((name, i) => (byName.get(name)! > 1 ? name + pascal(routes[i].method) : name));
   const taken = count(withMethod);
   const ids = routes.map((r, i) =>
     taken.get(withMethod[i])! > 1
@@ -163,7 +165,18 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
     const bodyRequired: string[] = [];
     // An upload route's own operation, when it takes no JSON, is only its upload's last step: its variables are not the client's.
     const fileOnly = !!route.upload && !route.upload.json;
-    for (const v of fileOnly ? route.variables.filter((v) => v.source === 'path') : route.variables) {
+    // A route choosing its operation by a body field takes the variables of every operation it may run.
+    const variables = route.choice
+      ? [
+          ...new Map(
+            [...route.choice.routes.values()]
+              .flat()
+              .flatMap((r) => r.variables)
+              .map((v) => [v.name, v]),
+          ).values(),
+        ]
+      : route.variables;
+    for (const v of fileOnly ? variables.filter((v) => v.source === 'path') : variables) {
       if (v.source === 'input') body = input(v.type);
       else if (v.source === 'path') parameters.push({ name: v.wire, in: 'path', required: true, schema: input(v.type) });
       else if (bodyAllowed) {
@@ -184,6 +197,12 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
       }
     }
     if (takesIdempotencyKey(route.method, route.path)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    if (route.operationBy) {
+      // The values that run an operation (each a transition); the others of the enum are refused.
+      const values = Object.keys(route.operationBy.operations);
+      bodyFields[route.operationBy.field] = { type: 'string', enum: values, description: `The state wanted: ${values.join(', ')}` };
+      bodyRequired.push(route.operationBy.field);
+    }
     if (Object.keys(bodyFields).length) {
       const fields: Schema = { type: 'object', properties: bodyFields, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
       body = body ? { allOf: [body, fields] } : fields;
@@ -230,6 +249,9 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
     paths[path][route.method.toLowerCase()] = {
       operationId: ids[index],
       'x-graphql-operation': route.operation,
+      ...(route.operationBy
+        ? { 'x-graphql-operation-by': { field: route.operationBy.field, operations: route.operationBy.operations } }
+        : {}),
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],

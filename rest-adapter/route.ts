@@ -19,6 +19,12 @@ export interface RouteSpec {
   path: string;
   /** Name of the operation document under schema/operations/. */
   operation: string;
+  /**
+   * The path's operationId in OpenAPI when the operation's name is not it: a route choosing its operation by a body
+   * field (required there), or one whose GraphQL mutation was renamed (the REST contract and its clients' generated
+   * names stay).
+   */
+  operationId?: string;
   summary: string;
   description?: string;
   /** Success status: 201 for creates, 200 (the default) for everything else. */
@@ -31,15 +37,15 @@ export interface RouteSpec {
   textBody?: string;
   /**
    * Other names REST clients send for a body field, where SPEC shows none (`value` for `value_quantity`): wire name
-   * → the field's wire name, or a function of the value choosing it. A wire spelling only; GraphQL keeps one name.
+   * → the field's wire name, or a function of the value choosing it, or `{ to, value }` where the other spelling also
+   * says it in other words (`approved: true` for `decision: approve`). A wire spelling only; GraphQL keeps one name.
    */
-  synonyms?: Record<string, string | ((value: unknown) => string)>;
+  synonyms?: Record<string, Synonym>;
   /**
-   * Other spellings REST clients send for the value of a body field that is an enum in the graph, where the wire took
-   * them before (`Male` for `male`): the field's wire name → a function of the value sent giving the enum's value
-   * (`anyCase`). A wire spelling only; GraphQL takes the enum's values.
+   * A path that takes the state wanted (`PATCH .../status {status}`) where the graph has one mutation per transition:
+   * the body field's value chooses the operation run (`operation` is then the one documenting the answer).
    */
-  values?: Record<string, (value: unknown) => unknown>;
+  operationBy?: OperationBy;
   /**
    * A file upload (audio): the body is streamed to object storage, never parsed or held whole (rest-adapter/upload.ts).
    * The subgraph keeps the rules: `reserve` authorizes and answers where the file goes and how large it may be,
@@ -55,8 +61,30 @@ export interface RouteSpec {
   envelope?: false;
 }
 
-/** For `values`: an enum value sent in any letter case (the enums' values are lower case). */
-export const anyCase = (value: unknown): unknown => (typeof value === 'string' ? value.toLowerCase() : value);
+/** What a synonym stands for: a field's wire name, chosen by the value, or with the value put in the field's words. */
+export type Synonym = string | ((value: unknown) => string) | { to: string; value: (value: unknown) => unknown };
+
+/** A synonym of an enum field under its own name, taking the value in any letter case (the enum's values are lower case). */
+export const anyCase = (field: string): Synonym => ({ to: field, value: (v) => (typeof v === 'string' ? v.toLowerCase() : v) });
+
+export interface OperationBy {
+  /** The body field (wire name) whose value chooses the operation. */
+  field: string;
+  /** The GraphQL enum the field's values come from: a value missing or outside it is a 400 naming the field. */
+  type: string;
+  /**
+   * Value → the operation run for it; these values are the ones documented. Several where different transitions
+   * lead to the state depending on where the record is (`active`: activate a draft, resume one on hold): the first
+   * whose transition the record's state allows runs (a 409 ILLEGAL_TRANSITION moves on to the next, nothing changed);
+   * when none does, the first one's answer.
+   */
+  operations: Record<string, string | string[]>;
+  /**
+   * Values of the enum that no transition reaches (the state every record starts in), with the answer they get:
+   * a 400 naming the field, or a 409.
+   */
+  refused?: Record<string, { code: 'VALIDATION_ERROR' | 'CONFLICT'; message: string }>;
+}
 
 export interface UploadSpec {
   /**

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import {
   getNamedType,
+  GraphQLNonNull,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -10,6 +11,7 @@ import {
   typeFromAST,
   validate,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -20,10 +22,10 @@ import { depthRule, operationCost } from '../shared/graphql-limits';
 import type { OperationExecutor } from '../shared/prepared-operation';
 import { MAX_PAGE_SIZE } from '../shared/model';
 import { camelCase, snakeCase } from '../shared/case';
-import { describeIssues, type FieldIssue } from '../shared/errors';
-import { sendData, sendError, sendGraphQLError } from './envelope';
+import { describeIssues, type ErrorCode, type FieldIssue } from '../shared/errors';
+import { sendData, sendError, sendGraphQLError, userErrorsAsError, type WireUserError } from './envelope';
 import type { OperationDocument } from './operations';
-import type { HttpMethod, RouteSpec, RouteTable } from './route';
+import type { HttpMethod, OperationBy, RouteSpec, RouteTable } from './route';
 import { idProblem } from '../shared/text';
 import { compileShape, readInput, shapeValue, type ShapeField } from './wire';
 
@@ -44,17 +46,35 @@ export interface CompiledRoute extends RouteSpec {
   rootType: GraphQLObjectType | undefined;
   /** The root field returns a page: answer with the list envelope. */
   list: boolean;
+  /**
+   * The root field answers a payload (`XPayload { <record>, userErrors }`): the name of its record field, which is
+   * the route's `data` (`rootType` and `shape` are the record's), its user errors the route's error.
+   */
+  payload?: string;
   shape: ShapeField[] | null;
   pathParams: string[];
   matches: (path: string) => boolean;
   /** An upload route's reserve and complete operations, compiled like routes of the same path. */
   uploadOps?: { reserve: CompiledRoute; complete: CompiledRoute };
+  /** A route choosing its operation by a body field (`operationBy`): the field's enum and one route per value. */
+  choice?: { type: GraphQLInputType; routes: Map<string, CompiledRoute[]> };
+  /** For a route chosen by a value that several operations serve: the ones to try after it. */
+  fallbacks?: CompiledRoute[];
 }
 
 export function isPageType(type: unknown): type is GraphQLObjectType {
   if (!isObjectType(type)) return false;
   const fields = type.getFields();
   return type.name.endsWith('Page') && ['items', 'total', 'page', 'limit'].every((f) => f in fields);
+}
+
+/** The record field of a mutation payload (docs/graphql.md, "Expected failures"): the one field beside `userErrors`. */
+export function payloadRecord(type: unknown): GraphQLField<unknown, unknown> | undefined {
+  if (!isObjectType(type)) return undefined;
+  const fields = type.getFields();
+  if (!fields.userErrors) return undefined;
+  const others = Object.values(fields).filter((f) => f.name !== 'userErrors');
+  return others.length === 1 ? others[0] : undefined;
 }
 
 function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: Map<string, OperationDocument>): CompiledRoute {
@@ -82,14 +102,24 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
   if (roots.length !== 1 || root.kind !== Kind.FIELD) throw new Error(`${where}: the operation must select one root field`);
   const rootParent = op.operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const rootField = rootParent?.getFields()[root.name.value];
-  const rootType = rootField ? getNamedType(rootField.type) : undefined;
+  const answered = rootField ? getNamedType(rootField.type) : undefined;
+  const payload = payloadRecord(answered);
+  const rootType = payload ? getNamedType(payload.type) : answered;
   const fragments = Object.fromEntries(
     op.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const list = isPageType(rootType);
   let shape: ShapeField[] | null = null;
   if (root.selectionSet && isObjectType(rootType)) {
-    const full = compileShape(root.selectionSet, rootType, fragments);
+    let full = compileShape(root.selectionSet, answered as GraphQLObjectType, fragments);
+    if (payload) {
+      // The record is the answer; the user errors must be asked for, or a refused change would read as a 404.
+      const record = full.find((f) => f.from === payload.name);
+      if (!record || !full.some((f) => f.from === 'userErrors')) {
+        throw new Error(`${where}: ${spec.operation} must select ${root.name.value}'s ${payload.name} and userErrors`);
+      }
+      full = record.shape ?? [];
+    }
     shape = list ? (full.find((f) => f.from === 'items')?.shape ?? null) : full;
     if (spec.envelope === false) shape = keepNames(shape);
   }
@@ -101,6 +131,7 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
     rootKey: root.alias?.value ?? root.name.value,
     rootType: isObjectType(rootType) ? rootType : undefined,
     list,
+    payload: payload?.name,
     shape,
     pathParams,
     matches: (
@@ -163,10 +194,21 @@ export function compileRoutes(
         const step = (operation: string) => compileRoute({ ...r, operation, upload: undefined, status: undefined }, t.tag, schema, ops);
         route.uploadOps = { reserve: step(r.upload.reserve), complete: step(r.upload.complete) };
       }
+      if (r.operationBy)
+        route.choice = compileChoice(
+          r,
+          r.operationBy,
+          (operation) => compileRoute({ ...r, operation, operationBy: undefined }, t.tag, schema, ops),
+          schema,
+        );
       return route;
     }),
   );
-  const checked = routes.flatMap((r) => [r, ...(r.uploadOps ? [r.uploadOps.reserve, r.uploadOps.complete] : [])]);
+  const checked = routes.flatMap((r) => [
+    r,
+    ...(r.uploadOps ? [r.uploadOps.reserve, r.uploadOps.complete] : []),
+    ...(r.choice ? [...r.choice.routes.values()].flat() : []),
+  ]);
   for (const r of checked) {
     const tooDeep = validate(schema, r.op.document, [depthRule(limits.maxDepth)]);
     if (tooDeep.length) throw new Error(`${r.method} ${r.path}: ${tooDeep[0].message}`);
@@ -186,24 +228,89 @@ export function compileRoutes(
   return routes.sort(specificity);
 }
 
+/**
+ * The routes of a path choosing its operation by a body field: every value of the field's enum runs an operation or
+ * is refused, so a value the enum gains later cannot go unnoticed.
+ */
+function compileChoice(
+  spec: RouteSpec,
+  by: OperationBy,
+  compile: (operation: string) => CompiledRoute,
+  schema: GraphQLSchema,
+): NonNullable<CompiledRoute['choice']> {
+  const where = `${spec.method} ${spec.path}`;
+  if (!spec.operationId) throw new Error(`${where}: a route choosing its operation by a body field names its operationId`);
+  const type = schema.getType(by.type);
+  if (!isEnumType(type)) throw new Error(`${where}: operationBy type ${by.type} is not an enum`);
+  const values = type.getValues().map((v) => v.name);
+  const named = [...Object.keys(by.operations), ...Object.keys(by.refused ?? {})];
+  const unknown = named.find((v) => !values.includes(v));
+  if (unknown) throw new Error(`${where}: ${unknown} is not a value of ${by.type}`);
+  const left = values.find((v) => !named.includes(v));
+  if (left) throw new Error(`${where}: ${by.type} value ${left} neither runs an operation nor is refused`);
+  const compiled = new Map<string, CompiledRoute>();
+  const routes = new Map(
+    Object.entries(by.operations).map(([value, names]) => [
+      value,
+      [names].flat().map((operation) => {
+        if (!compiled.has(operation)) compiled.set(operation, compile(operation));
+        return compiled.get(operation)!;
+      }),
+    ]),
+  );
+  return { type: new GraphQLNonNull(type), routes };
+}
+
+/**
+ * The route a request runs: itself, or for a route choosing by a body field the one its value names (the field read
+ * like a variable: from the body, else the query). A value missing or outside the enum adds an issue naming the
+ * field and answers the route itself (its variables are read for their issues too); a refused value answers its refusal.
+ */
+function chooseRoute(
+  route: CompiledRoute,
+  req: VariableSources,
+  issues: FieldIssue[],
+): CompiledRoute | { code: ErrorCode; message: string } {
+  const by = route.operationBy;
+  if (!route.choice || !by) return route;
+  const body = withSynonyms(req.body as unknown, route.synonyms);
+  const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const fromBody = by.field in fields;
+  const raw = fromBody ? fields[by.field] : (req.query as Record<string, unknown>)[by.field];
+  const value = readInput(raw, route.choice.type, by.field, issues, !fromBody) as string | undefined;
+  if (value === undefined) return route;
+  const [first, ...fallbacks] = route.choice.routes.get(value) ?? [];
+  return first ? { ...first, fallbacks } : by.refused![value];
+}
+
+type ExecutionResult = Awaited<ReturnType<OperationExecutor['execute']>>;
+
+/** Runs the route's operation; one its state machine refuses moves on to the route's fallbacks, if any. */
+async function run(route: CompiledRoute, gateway: OperationExecutor, variables: Record<string, unknown>, ctx: RequestContext) {
+  const first: ExecutionResult = await gateway.execute(route.op, variables, ctx);
+  for (const next of route.fallbacks ?? []) {
+    if (first.errors?.[0]?.extensions?.reason !== 'ILLEGAL_TRANSITION') break;
+    const result = await gateway.execute(next.op, variables, ctx);
+    if (result.errors?.[0]?.extensions?.reason !== 'ILLEGAL_TRANSITION') return { route: next, result };
+  }
+  return { route, result: first };
+}
+
 /** The body with the route's synonyms renamed to the fields they stand for (a field sent under its own name wins). */
 function withSynonyms(body: unknown, synonyms: RouteSpec['synonyms']): unknown {
   if (!synonyms || !body || typeof body !== 'object' || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const [alias, target] of Object.entries(synonyms)) {
     if (!(alias in out)) continue;
-    const name = typeof target === 'function' ? target(out[alias]) : target;
-    if (!(name in out)) out[name] = out[alias];
+    const name = typeof target === 'object' ? target.to : typeof target === 'function' ? target(out[alias]) : target;
+    // A field's own name with `{ to, value }`: its value in other words (`Male` for `male`), the field kept.
+    if (name === alias) {
+      if (typeof target === 'object') out[name] = target.value(out[alias]);
+      continue;
+    }
+    if (!(name in out)) out[name] = typeof target === 'object' ? target.value(out[alias]) : out[alias];
     delete out[alias];
   }
-  return out;
-}
-
-/** The body with the route's other spellings of enum values replaced by the values they stand for. */
-function withValues(body: unknown, values: RouteSpec['values']): unknown {
-  if (!values || !body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const [field, spell] of Object.entries(values)) if (field in out) out[field] = spell(out[field]);
   return out;
 }
 
@@ -212,10 +319,7 @@ export type VariableSources = Pick<Request, 'body' | 'query' | 'params'>;
 
 export function readVariables(route: CompiledRoute, req: VariableSources, issues: FieldIssue[]): Record<string, unknown> {
   // A plain-text body goes, whole, to the route's text variable.
-  const body = withValues(
-    withSynonyms(typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown), route.synonyms),
-    route.values,
-  );
+  const body = withSynonyms(typeof req.body === 'string' ? { [route.textBody!]: req.body } : (req.body as unknown), route.synonyms);
   const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const query = req.query as Record<string, unknown>;
   const variables: Record<string, unknown> = {};
@@ -251,9 +355,16 @@ function handler(route: CompiledRoute, gateway: OperationExecutor) {
     if (!req.viewer && route.access !== 'public') return sendError(res, 'UNAUTHORIZED', 'Authentication required');
     if (idParams.some((p) => idProblem(String(req.params[p])))) return sendError(res, 'NOT_FOUND', 'Resource not found');
     const issues: FieldIssue[] = [];
-    const variables = readVariables(route, req, issues);
+    const chosen = chooseRoute(route, req, issues);
+    const target = 'op' in chosen ? chosen : route;
+    const variables = readVariables(target, req, issues);
     if (issues.length) return sendError(res, 'VALIDATION_ERROR', describeIssues(issues), issues);
-    answer(route, res, await gateway.execute(route.op, variables, contextOf(req)));
+    if (!('op' in chosen)) {
+      const refusal = chosen.code === 'VALIDATION_ERROR' ? [{ field: route.operationBy!.field, message: chosen.message }] : [];
+      return sendError(res, chosen.code, refusal.length ? describeIssues(refusal) : chosen.message, refusal);
+    }
+    const ran = await run(target, gateway, variables, contextOf(req));
+    answer(ran.route, res, ran.result);
   };
 }
 
@@ -264,7 +375,12 @@ export function answer(
   { data, errors }: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] },
 ): void {
   if (errors?.length) return sendGraphQLError(res, errors[0]);
-  const value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+  let value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
+  if (route.payload && value) {
+    const { userErrors, [route.payload]: record } = value as { userErrors?: WireUserError[] } & Record<string, unknown>;
+    if (userErrors?.length) return sendGraphQLError(res, userErrorsAsError(userErrors));
+    value = record;
+  }
   if (value === null || value === undefined) return sendError(res, 'NOT_FOUND', 'Resource not found');
   const status = route.status ?? 200;
   if (route.envelope === false) return void res.status(status).json(withoutNulls(shapeValue(value, route.shape)));

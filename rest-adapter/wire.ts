@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { snakeCase } from '../shared/case';
-import { LocalDate, LocalTime } from '../shared/scalars';
+import { CALENDAR_DATE_MESSAGE, LocalDate, LocalTime } from '../shared/scalars';
 import type { FieldIssue } from '../shared/errors';
 import { idProblem, textProblem } from '../shared/text';
 
@@ -154,7 +154,7 @@ export function readInput(value: unknown, type: GraphQLInputType, path: string, 
       } catch {
         issues.push({
           field: path,
-          message: type.name === 'LocalDate' ? 'must be a date in YYYY-MM-DD format' : 'must be a time of day written HH:MM',
+          message: type.name === 'LocalDate' ? CALENDAR_DATE_MESSAGE : 'must be a time of day written HH:MM',
         });
         return undefined;
       }

@@ -31,7 +31,10 @@
  *
  * Each scenario reports requests/s, p50 and p99 latency, errors, and `cpu_ms_per_request`: the CPU time the server
  * process itself used (user + system, from /proc) divided by the requests it answered, which a noisy machine moves
- * far less than requests/s. Scenarios run in BENCH_ROUNDS rounds (default 3), interleaved so that a noisy
+ * far less than requests/s. The event consumers and scheduled jobs run in a workers' process of their own (as in
+ * split and cluster deployments): what they spend from a scenario's start until idle again (consuming the events it
+ * emitted: a registered patient is matched by the master patient index) is `worker_cpu_ms_per_request`, and every
+ * scenario starts with both processes idle. BENCH_PROFILE=<dir> writes the server's V8 CPU profile there. Scenarios run in BENCH_ROUNDS rounds (default 3), interleaved so that a noisy
  * neighbour hits all of them alike; each figure is the median over the rounds. Results go to
  * bench/results/latest.json with every round's raw figures. BENCH_DURATION (seconds per scenario and round,
  * default 5) and BENCH_CONNECTIONS (default 16) tune it.
@@ -94,6 +97,8 @@ interface Result {
   errors: number;
   non_2xx: number;
   cpu_ms_per_request: number;
+  /** CPU the workers' process spent from the scenario's start until idle again: consuming the events it emitted. */
+  worker_cpu_ms_per_request?: number;
   ratio_to_floor?: number;
 }
 
@@ -150,10 +155,35 @@ interface Scenario {
   opts: autocannon.Options;
 }
 
+/**
+ * Waits until the processes are idle (each under 3% of a core over 250 ms, at most 60 s), so that work a scenario
+ * leaves behind (the events its creates emit, consumed by the workers) is charged to it, not to the next one.
+ */
+async function settle(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let last = pids.map(cpuMs);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = pids.map(cpuMs);
+    if (now.every((ms, i) => Number.isNaN(ms) || ms - last[i] < 7.5)) return;
+    last = now;
+  }
+  console.warn(`processes ${pids.join(', ')} still busy after 60 s`);
+}
+
+/** The workers' process (event consumers, scheduled jobs), set once it runs. */
+let workersPid = 0;
+
 async function measure(s: Scenario): Promise<Result> {
+  const pids = [s.pid, ...(workersPid ? [workersPid] : [])];
+  await settle(pids);
   const before = cpuMs(s.pid);
+  const workersBefore = workersPid ? cpuMs(workersPid) : 0;
   const r = await autocannon({ ...s.opts, connections: CONNECTIONS, duration: DURATION });
   const used = cpuMs(s.pid) - before;
+  await settle(pids);
+  const workersUsed = workersPid ? cpuMs(workersPid) - workersBefore : 0;
+  const perRequest = (ms: number) => Math.round((ms / Math.max(1, r.requests.total)) * 1000) / 1000;
   return {
     scenario: s.name,
     requests_per_second: Math.round(r.requests.average),
@@ -161,7 +191,8 @@ async function measure(s: Scenario): Promise<Result> {
     p99_ms: r.latency.p99,
     errors: r.errors + r.timeouts,
     non_2xx: r.non2xx,
-    cpu_ms_per_request: Math.round((used / Math.max(1, r.requests.total)) * 1000) / 1000,
+    cpu_ms_per_request: perRequest(used),
+    worker_cpu_ms_per_request: perRequest(workersUsed),
   };
 }
 
@@ -232,13 +263,21 @@ async function main() {
   const stop = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   process.on('exit', stop);
   try {
+    // BENCH_PROFILE=<dir>: the platform writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
     const platform = fork(join(REPO_ROOT, 'dist', 'bin', 'start.js'), [], {
-      env: { ...process.env, ...env, PORT: '4610' },
+      env: { ...process.env, ...env, PORT: '4610', RUN_WORKERS: 'false' },
+      execArgv: [...process.execArgv, ...profile],
       stdio: 'inherit',
     });
     children.push(platform);
     const base = 'http://127.0.0.1:4610';
     await waitFor(`${base}/ready`);
+    // The event consumers and scheduled jobs run in a process of their own, as in split and cluster deployments, so
+    // that a scenario's request CPU and the CPU its events cost the workers are told apart.
+    const workers = fork(join(REPO_ROOT, 'dist', 'bin', 'workers.js'), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    children.push(workers);
+    workersPid = workers.pid!;
     const floor = await start('scripts/bench-floor.js', { ...env, PORT: '4611' });
     children.push(floor);
     const floorBase = 'http://127.0.0.1:4611';
@@ -360,16 +399,23 @@ async function main() {
       req.path = `/api/organizations/${org}/patients/search?${param}=${encodeURIComponent(pick(terms))}`;
       return req;
     };
-    const mixRequest = (req: { method?: string; path?: string; body?: string }) => {
-      const r = Math.random();
-      if (r < 0.7) Object.assign(req, { method: 'GET', path: `/api/patients/${pick(mix!.ids)}`, body: undefined });
-      else if (r < 0.9) {
-        const byName = r < 0.8;
-        const term = byName ? `name=${encodeURIComponent(pick(mix!.names))}` : `mrn=${pick(mix!.mrns)}`;
-        Object.assign(req, { method: 'GET', path: `/api/organizations/${mixOrg}/patients/search?${term}`, body: undefined });
-      } else Object.assign(req, { method: 'POST', path: `/api/organizations/${mixOrg}/patients`, body: patientBody });
-      return req;
+    // The mix as a cycle of ten requests each connection repeats: 7 reads, 2 searches (name, MRN), 1 registration.
+    const mixRead = {
+      method: 'GET' as const,
+      setupRequest: ((req: object) => ({ ...req, path: `/api/patients/${pick(mix!.ids)}` })) as never,
     };
+    const mixSearch = (param: 'name' | 'mrn') => ({
+      method: 'GET' as const,
+      setupRequest: ((req: object) => ({
+        ...req,
+        path: `/api/organizations/${mixOrg}/patients/search?${param}=${encodeURIComponent(pick(param === 'name' ? mix!.names : mix!.mrns))}`,
+      })) as never,
+    });
+    const mixCreate = {
+      method: 'POST' as const,
+      setupRequest: ((req: object) => ({ ...req, path: `/api/organizations/${mixOrg}/patients`, body: newPatientBody() })) as never,
+    };
+    const mixRequests = [mixRead, mixRead, mixRead, mixSearch('name'), mixRead, mixRead, mixSearch('mrn'), mixRead, mixRead, mixCreate];
     const p = platform.pid!;
     const candidates: Scenario[] = [
       { name: 'floor_read', pid: floor.pid!, opts: { url: `${floorBase}/api/patients/${id}` } },
@@ -402,9 +448,14 @@ async function main() {
       {
         name: 'create',
         pid: p,
-        opts: { url: `${base}/api/organizations/${createOrg}/patients`, method: 'POST', headers: auth, body: patientBody },
+        opts: {
+          url: `${base}/api/organizations/${createOrg}/patients`,
+          method: 'POST',
+          headers: auth,
+          requests: [{ method: 'POST', setupRequest: ((req: { body?: string }) => ({ ...req, body: newPatientBody() })) as never }],
+        },
       },
-      { name: 'mix', pid: p, opts: { url: base, headers: auth, requests: [{ setupRequest: mixRequest as never }] } },
+      { name: 'mix', pid: p, opts: { url: base, headers: auth, requests: mixRequests } },
       { name: 'availability', pid: p, opts: { url: `${base}/api/appointments/availability?resource_id=${resources[0]}&date=${tomorrow}` } },
       {
         name: 'book',
@@ -429,11 +480,12 @@ async function main() {
     ];
     const scenarios = candidates.filter((s) => want.has(s.name));
     for (const s of scenarios) await autocannon({ ...s.opts, connections: CONNECTIONS, duration: 2 }); // warm-up
+    await settle([p, workersPid]);
     const rounds: Result[][] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const measured: Result[] = [];
       for (const s of scenarios) measured.push(await measure(s));
-      if (want.has('event_bus')) measured.push(await eventBus(pg, p, userId));
+      if (want.has('event_bus')) measured.push(await eventBus(pg, workersPid, userId));
       rounds.push(measured);
       console.log(
         `round ${round}: ${measured.map((m) => `${m.scenario} ${m.requests_per_second}/s ${m.cpu_ms_per_request} ms CPU`).join(', ')}`,
@@ -448,6 +500,7 @@ async function main() {
       errors: rounds.reduce((n, r) => n + r[i].errors, 0),
       non_2xx: rounds.reduce((n, r) => n + r[i].non_2xx, 0),
       cpu_ms_per_request: median(rounds.map((r) => r[i].cpu_ms_per_request)),
+      worker_cpu_ms_per_request: median(rounds.map((r) => r[i].worker_cpu_ms_per_request ?? 0)),
     }));
     let mpi: Awaited<ReturnType<typeof matchPercentile>> | undefined;
     if (want.has('mpi_match')) {
@@ -459,11 +512,12 @@ async function main() {
     for (const r of results) r.ratio_to_floor = Math.round((r.requests_per_second / floorRate) * 1000) / 1000;
 
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per scenario (medians), ${cpus().length} CPUs\n`);
-    console.log('scenario            req/s    p50 ms   p99 ms   CPU ms/req   vs floor   errors');
+    console.log('scenario            req/s    p50 ms   p99 ms   CPU ms/req   +workers   vs floor   errors');
     for (const r of results) {
       console.log(
         `${r.scenario.padEnd(18)} ${String(r.requests_per_second).padStart(6)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)}` +
-          ` ${r.cpu_ms_per_request.toFixed(3).padStart(12)}   ${(r.ratio_to_floor! * 100).toFixed(1).padStart(6)}%   ${r.errors + r.non_2xx}`,
+          ` ${r.cpu_ms_per_request.toFixed(3).padStart(12)} ${(r.worker_cpu_ms_per_request ?? 0).toFixed(3).padStart(10)}` +
+          `   ${(r.ratio_to_floor! * 100).toFixed(1).padStart(6)}%   ${r.errors + r.non_2xx}`,
       );
     }
     const roster = want.has('roster') ? await rosterGeneration(base, auth, orgId) : undefined;
@@ -633,6 +687,22 @@ const FAMILY = [
   'Ruto',
   'Kiptoo',
 ];
+
+/**
+ * A registration as a clinic's front desk sends it: each a different person (a name from GIVEN and FAMILY, a birth
+ * date, a phone), so that the master patient index matches each one against its likely namesakes, as it would in
+ * a real clinic, and not against every earlier copy of one person.
+ */
+function newPatientBody(): string {
+  const n = Math.floor(Math.random() * 1e9);
+  return JSON.stringify({
+    first_name: GIVEN[n % GIVEN.length],
+    last_name: FAMILY[Math.floor(n / GIVEN.length) % FAMILY.length],
+    date_of_birth: new Date(Date.UTC(1940, 0, 1) + (n % 29_200) * 86_400_000).toISOString().slice(0, 10),
+    gender: n % 2 ? 'male' : 'female',
+    phone: `+2547${String(n % 100_000_000).padStart(8, '0')}`,
+  });
+}
 
 /**
  * Seeds MPI_PATIENTS patients with every pair of a name from GIVEN and one from FAMILY (1,600 pairs, about 60

@@ -166,12 +166,21 @@ export interface KeysetList<T> {
   where?: string;
 }
 
+/**
+ * Which rows of a list the caller may see, when that depends on who asks (the caller's organizations, their user
+ * id): an SQL condition on the table's columns with its parameters (`?`), as the list's root query has it.
+ */
+export interface KeysetScope {
+  sql: string;
+  params: readonly unknown[];
+}
+
 const sqlCache = new Map<string, { page: Record<'forward' | 'backward' | 'forwardFrom' | 'backwardFrom', string>; count: string }>();
 
-function sqlFor<T>(em: EntityManager, list: KeysetList<T>) {
+function sqlFor<T>(em: EntityManager, list: KeysetList<T>, scope?: KeysetScope) {
   const meta = em.getMetadata().get(list.entity.name);
   const schema = meta.schema ?? em.config.get('schema');
-  const key = `${schema}.${list.name}`;
+  const key = `${schema}.${list.name}${scope ? `|${scope.sql}` : ''}`;
   const cached = sqlCache.get(key);
   if (cached) return cached;
   const table = `"${schema}"."${meta.tableName}"`;
@@ -185,7 +194,7 @@ function sqlFor<T>(em: EntityManager, list: KeysetList<T>) {
     type === 'date'
       ? `to_char(${sort}, 'YYYY-MM-DD"T00:00:00.000000Z"')`
       : `to_char(${sort} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  const filter = list.where ? ` and (${list.where})` : '';
+  const filter = (list.where ? ` and (${list.where})` : '') + (scope ? ` and (${scope.sql})` : '');
   const page = (forward: boolean, from: boolean) => {
     const dir = forward ? 'desc' : 'asc';
     const after = from ? ` and (${sort}, "id") ${forward ? '<' : '>'} (?::${type}, ?::uuid)` : '';
@@ -206,20 +215,24 @@ function sqlFor<T>(em: EntityManager, list: KeysetList<T>) {
 /**
  * One page of `list` under `parentId`. Batched: every parent asked for with the same arguments in one GraphQL
  * request is read in one statement (a window function keeps each parent's rows apart), and `totalCount` in one more.
+ * `scope`, when given, keeps the rows the caller may see (the same for every parent of the request).
  */
 export async function keysetConnection<T extends { id: string }>(
   ctx: SubgraphContext,
   list: KeysetList<T>,
   parentId: string,
   args: ConnectionArgs,
+  scope?: KeysetScope,
 ): Promise<Connection<T>> {
   const window = windowOf(args);
-  const sql = sqlFor(ctx.em, list);
+  const sql = sqlFor(ctx.em, list, scope);
   const text = sql.page[`${window.forward ? 'forward' : 'backward'}${window.from ? 'From' : ''}`];
-  const loaderName = `connection:${list.name}:${window.forward ? 'f' : 'b'}:${window.size}:${window.from ? encodeCursor(window.from) : ''}`;
+  const scoped = scope ? `:${scope.sql}:${JSON.stringify(scope.params)}` : '';
+  const loaderName = `connection:${list.name}${scoped}:${window.forward ? 'f' : 'b'}:${window.size}:${window.from ? encodeCursor(window.from) : ''}`;
+  const scopeParams = scope?.params ?? [];
   const rows = await ctx
     .loader<string, Edge<T>[]>(loaderName, async (parents) => {
-      const params: unknown[] = [parents, ...(window.from ? [window.from.key, window.from.id] : []), window.size + 1];
+      const params: unknown[] = [parents, ...scopeParams, ...(window.from ? [window.from.key, window.from.id] : []), window.size + 1];
       const raw = await ctx.em.getConnection().execute<Record<string, unknown>[]>(text, params, 'all', ctx.em.getTransactionContext());
       const byParent = new Map<string, Edge<T>[]>();
       for (const { __cursor_key: key, __rn: _rank, ...row } of raw) {
@@ -248,10 +261,10 @@ export async function keysetConnection<T extends { id: string }>(
     },
     get totalCount() {
       count ??= ctx
-        .loader<string, number>(`connection-count:${list.name}`, async (parents) => {
+        .loader<string, number>(`connection-count:${list.name}${scoped}`, async (parents) => {
           const raw = await ctx.em
             .getConnection()
-            .execute<{ parent: string; count: number }[]>(sql.count, [parents], 'all', ctx.em.getTransactionContext());
+            .execute<{ parent: string; count: number }[]>(sql.count, [parents, ...scopeParams], 'all', ctx.em.getTransactionContext());
           const counts = new Map(raw.map((r) => [String(r.parent), Number(r.count)]));
           return parents.map((id) => counts.get(id) ?? 0);
         })

@@ -137,8 +137,11 @@ export function wasRefused(err: unknown): boolean {
   return e.code === 'ECONNREFUSED' || wasRefused(e.cause);
 }
 
+/** What a client is told when a unique index caught a duplicate. */
+export const DUPLICATE_VALUES_MESSAGE = 'A record with these values already exists';
+
 /** A unique index caught a duplicate the service did not check for first (MikroORM's driver exception). */
-function isUniqueViolation(original: unknown): boolean {
+export function isUniqueViolation(original: unknown): boolean {
   return !!original && typeof original === 'object' && (original as { name?: string }).name === 'UniqueConstraintViolationException';
 }
 
@@ -187,7 +190,7 @@ export function toPublicError(error: GraphQLError, log: (err: unknown, msg: stri
   const code = error.extensions?.code;
   if (isErrorCode(code)) return { ...base, extensions: stripInternal(error.extensions) };
   if (isUniqueViolation(original)) {
-    return { ...base, message: 'A record with these values already exists', extensions: { code: 'CONFLICT', reason: 'DUPLICATE' } };
+    return { ...base, message: DUPLICATE_VALUES_MESSAGE, extensions: { code: 'CONFLICT', reason: 'DUPLICATE' } };
   }
   // A value PostgreSQL refused (SQLSTATE class 22, data exception): input no check caught, so still the caller's
   // fault, never a 500. Logged: each of these is a missing validation to write.

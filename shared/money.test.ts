@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { validate } from 'class-validator';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { graphql } from 'graphql';
-import { Arg, Query, Resolver } from 'type-graphql';
+import { Arg, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { AppError } from './errors';
 import {
   allocate,
@@ -14,6 +14,8 @@ import {
   isCurrencyCode,
   money,
   Money,
+  MoneyField,
+  moneyField,
   MoneyInput,
   moneyToMinor,
   normalizeAmount,
@@ -238,6 +240,66 @@ describe('Money and MoneyInput', () => {
     expect(refused.errors?.[0].extensions).toEqual({
       code: 'VALIDATION_ERROR',
       details: [{ field: 'amount', message: 'UGX amounts have no decimals' }],
+    });
+  });
+});
+
+describe('MoneyField', () => {
+  @ObjectType('Bill', { description: 'test' })
+  class Bill {
+    @Field()
+    currency!: string;
+
+    @MoneyField<Bill>({ currency: 'currency', description: 'What is owed' })
+    total!: string;
+
+    @MoneyField<Bill>({ currency: (bill) => bill.currency, nullable: true, description: 'A tip, if any' })
+    tip?: string | null;
+  }
+  moneyField(Bill, 'half', {
+    currency: 'currency',
+    description: 'Half of the total',
+    amount: (bill) => fromMinor(toMinor(bill.total, bill.currency) / 2n, bill.currency),
+  });
+
+  it('answers Money under the public name and the bare decimal under an internal twin', async () => {
+    @Resolver()
+    class BillResolver {
+      @Public()
+      @Query(() => Bill, { description: 'A bill' })
+      bill(): Bill {
+        // A plain object, as JSON columns answer: the fields work without an instance.
+        return { currency: 'KES', total: '125.50', tip: null } as Bill;
+      }
+    }
+    const schema = await buildSubgraph(
+      defineSubgraph({
+        name: 'billing-test',
+        description: 'test',
+        modules: [{ name: 'bills', description: 'test', resolvers: [BillResolver], migrations: [] }],
+        entities: [],
+        migrations: [],
+      }),
+    );
+    const sdl = printSchemaWithDirectives(schema);
+    expect(sdl).toMatch(/total: Money!\n/);
+    expect(sdl).toMatch(/totalDecimal: Decimal! @inaccessible\n/);
+    expect(sdl).toMatch(/tip: Money\n/);
+    expect(sdl).toMatch(/tipDecimal: Decimal @inaccessible\n/);
+    const res = await graphql({
+      schema,
+      source: '{ bill { total { amount currencyCode } totalAmount: totalDecimal tip { amount } tipDecimal half { amount } halfDecimal } }',
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data).toEqual({
+      bill: {
+        total: { amount: '125.50', currencyCode: 'KES' },
+        totalAmount: '125.50',
+        tip: null,
+        tipDecimal: null,
+        half: { amount: '62.75' },
+        halfDecimal: '62.75',
+      },
     });
   });
 });

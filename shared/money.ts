@@ -195,3 +195,61 @@ export function money(minor: bigint, currencyCode: string): Money {
 export function moneyToMinor(input: MoneyInput, field: string): bigint {
   return toMinor(input.amount, input.currencyCode, `${field}.amount`);
 }
+
+/** How a Money field finds its parts on the object it belongs to. */
+export interface MoneyFieldOptions<T> {
+  /** What the amount is: the public field's description. */
+  description: string;
+  /** The property holding the ISO 4217 code, or a function of the object answering it. */
+  currency: (keyof T & string) | ((root: T) => string | null | undefined);
+  /** The decimal string; by default the property the field is named after. */
+  amount?: (root: T) => string | null | undefined;
+  /** Null when the amount (or its currency) is missing; a required field otherwise. */
+  nullable?: boolean;
+}
+
+/**
+ * Declares the money field `name` of the object type `target`: the public field `name` answers `Money`, and an internal
+ * twin `<name>Decimal` (`@inaccessible`: not in the public schema) answers the bare decimal string for the REST
+ * adapter, whose operation documents select it under the public name (`totalAmount: totalAmountDecimal`), so the
+ * wire keeps `"total_amount": "125.50"`. The amount is the property `name` unless `amount` says otherwise.
+ * `@MoneyField` is the same as a property decorator.
+ */
+export function moneyField<T>(target: abstract new (...args: never[]) => T, name: string, opts: MoneyFieldOptions<T>): void {
+  const prototype = target.prototype as Record<string, unknown>;
+  const amountOf = (root: T): string | null => {
+    const value = opts.amount ? opts.amount(root) : (root as Record<string, unknown>)[name];
+    return value === null || value === undefined ? null : String(value as string);
+  };
+  const currencyOf = (root: T) => (typeof opts.currency === 'function' ? opts.currency(root) : (root[opts.currency] as string | null));
+  const method = (key: string, fn: (this: T) => unknown): PropertyDescriptor => {
+    Object.defineProperty(prototype, key, { value: fn, configurable: true, writable: true });
+    return Object.getOwnPropertyDescriptor(prototype, key)!;
+  };
+  const moneyKey = `${name}Money`;
+  const decimalKey = `${name}Decimal`;
+  Field(() => Money, { name, nullable: opts.nullable, description: opts.description })(
+    prototype,
+    moneyKey,
+    method(moneyKey, function (this: T): Money | null {
+      const amount = amountOf(this);
+      const currencyCode = currencyOf(this);
+      return amount === null || !currencyCode ? null : { amount, currencyCode };
+    }),
+  );
+  const twin = method(decimalKey, function (this: T) {
+    return amountOf(this);
+  });
+  Field(() => Decimal, { nullable: opts.nullable, description: `${opts.description}: the decimal string alone, for the REST adapter` })(
+    prototype,
+    decimalKey,
+    twin,
+  );
+  Directive('@inaccessible')(prototype, decimalKey);
+}
+
+/** `moneyField` as a decorator of the property holding the decimal string. */
+export function MoneyField<T>(opts: MoneyFieldOptions<T>) {
+  return (prototype: T, name: string): void =>
+    moneyField((prototype as { constructor: abstract new (...args: never[]) => T }).constructor, name, opts);
+}

@@ -1,4 +1,4 @@
-import { Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
+import { Ctx, Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { errors } from './errors';
 import { logger } from './logger';
 import { isUuid } from './model';
@@ -6,10 +6,12 @@ import type { SubgraphContext } from './subgraph';
 
 /**
  * Entities owned by another subgraph, referred to by id. The gateway fetches their fields from the owner.
- * A subgraph returns `{ id }` for such a field, or null when there is no reference.
+ * A subgraph returns `{ id }` for such a field, or null when there is no reference. The organization's key is
+ * resolvable (the representation is the reference), so a subgraph may add fields to it (the clinical subgraph's
+ * `Organization.patients`).
  */
 @ObjectType('Organization')
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "id")')
 export class OrganizationRef {
   @Field(() => ID)
   id!: string;
@@ -36,33 +38,61 @@ const REFERENCE_TYPES = { User: UserRef, Organization: OrganizationRef, Patient:
 /** An object field beside an id field: `{ prescriber: { id: 'prescriberId', type: 'User' } }`. */
 export type ReferenceFields<T> = Record<string, { id: keyof T & string; type: keyof typeof REFERENCE_TYPES; description?: string }>;
 
+/** One object field beside an id field: which id, the field's type and description, how to find the object. */
+export interface IdLink<T> {
+  id: keyof T & string;
+  type: ClassType;
+  description: string;
+  resolve: (id: string, ctx: SubgraphContext) => unknown;
+}
+
+/**
+ * A resolver class (named `name`) giving `entity` a nullable object field beside each of its id fields: no id, and
+ * the field is null; otherwise what `resolve` finds. Written once for every kind of link (`referenceFields` here,
+ * the subgraphs' own loaders: clinical `recordFields`, org `userFields` and `organizationFields`).
+ */
+export function idLinkFields<T extends object>(entity: ClassType<T>, name: string, fields: Record<string, IdLink<T>>): ClassType {
+  @Resolver(() => entity)
+  class Links {}
+  for (const [field, link] of Object.entries(fields)) {
+    Object.defineProperty(Links.prototype, field, {
+      value: (root: T, ctx: SubgraphContext) => {
+        const id = root[link.id] as string | null | undefined;
+        return id ? link.resolve(id, ctx) : null;
+      },
+      writable: true,
+      configurable: true,
+    });
+    Root()(Links.prototype, field, 0);
+    Ctx()(Links.prototype, field, 1);
+    FieldResolver(() => link.type, { nullable: true, description: link.description })(
+      Links.prototype,
+      field,
+      Object.getOwnPropertyDescriptor(Links.prototype, field)!,
+    );
+  }
+  Object.defineProperty(Links, 'name', { value: `${entity.name}${name}` });
+  return Links;
+}
+
 /**
  * A resolver giving `entity` an object field beside each of its id fields that name another subgraph's entity
  * (`recordedBy` → `recordedByUser: User`): the reference `{ id }`, which the gateway fetches from the owner under
  * the owner's rules. Nullable: no id, a record the caller may not see, or the owner down, and the field is null
- * while the rest of the record answers. Written once here; a module lists `referenceFields(X, {...})` among its
- * resolvers.
+ * while the rest of the record answers. A module lists `referenceFields(X, {...})` among its resolvers.
  */
 export function referenceFields<T extends object>(entity: ClassType<T>, fields: ReferenceFields<T>): ClassType {
-  @Resolver(() => entity)
-  class References {}
-  for (const [name, link] of Object.entries(fields)) {
-    Object.defineProperty(References.prototype, name, {
-      value: (root: T) => ref(root[link.id] as string | null | undefined),
-      writable: true,
-      configurable: true,
-    });
-    Root()(References.prototype, name, 0);
-    const description =
-      link.description ?? `The ${link.type.toLowerCase()} \`${link.id}\` names; null when there is none or the caller may not see it`;
-    FieldResolver(() => REFERENCE_TYPES[link.type], { nullable: true, description })(
-      References.prototype,
-      name,
-      Object.getOwnPropertyDescriptor(References.prototype, name)!,
-    );
-  }
-  Object.defineProperty(References, 'name', { value: `${entity.name}References` });
-  return References;
+  const links = Object.entries(fields).map(([field, link]): [string, IdLink<T>] => [
+    field,
+    {
+      id: link.id,
+      type: REFERENCE_TYPES[link.type],
+      description:
+        link.description ?? `The ${link.type.toLowerCase()} \`${link.id}\` names; null when there is none or the caller may not see it`,
+      resolve: (id) => ref(id),
+    },
+  ]);
+  return idLinkFields(entity, 'References', Object.fromEntries(links));
 }
 
 const OWN_PATIENT = 'query OwnPatientProfile { myPatientProfile { id } }';

@@ -5,6 +5,9 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
  * as the strings the REST wire already uses, so REST clients see no change; GraphQL clients get a type that says
  * what the string is. Invalid values are a VALIDATION_ERROR naming what was expected.
  */
+/** What a REST client reads when a date field is not a date (the same words as `IsCalendarDate`). */
+export const CALENDAR_DATE_MESSAGE = 'must be a date in YYYY-MM-DD format';
+
 const invalid = (message: string) => new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR' } });
 
 function isCalendarDate(value: string): boolean {

@@ -1,6 +1,7 @@
 import { IsEmail, Matches, MaxLength, ValidateBy, buildMessage, isISO31661Alpha2, type ValidationOptions } from 'class-validator';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { clock } from './clock';
+import { CALENDAR_DATE_MESSAGE } from './scalars';
 
 // Modules take every field rule from this file; the money ones are defined in money.ts, beside the currency table.
 export { IsCurrency, IsMoney } from './money';
@@ -58,7 +59,7 @@ export function IsCalendarDate(opts: { notFuture?: boolean } = {}, options?: Val
           if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) return false;
           return !opts.notFuture || value <= new Date().toISOString().slice(0, 10);
         },
-        defaultMessage: buildMessage(() => `must be a date in YYYY-MM-DD format${opts.notFuture ? ', not in the future' : ''}`, options),
+        defaultMessage: buildMessage(() => `${CALENDAR_DATE_MESSAGE}${opts.notFuture ? ', not in the future' : ''}`, options),
       },
     },
     options,

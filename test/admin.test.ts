@@ -83,6 +83,21 @@ describe('PATCH /api/admin/users/:id/status', () => {
   });
 });
 
+describe('suspendUser and activateUser', () => {
+  it('move an account by one mutation each; asking for the state it is in changes nothing', async () => {
+    const target = await signUp(app.api);
+    const suspend = 'mutation($id: ID!) { suspendUser(id: $id, reason: "credential sharing") { id status } }';
+    const suspended = await admin.graphql(suspend, { id: target.user.id });
+    expect(suspended.body.data.suspendUser).toEqual({ id: target.user.id, status: 'suspended' });
+    expect((await target.api.get('/api/auth/me')).status).toBe(401);
+    expect((await admin.graphql(suspend, { id: target.user.id })).body.data.suspendUser.status).toBe('suspended');
+    const active = await admin.graphql('mutation($id: ID!) { activateUser(id: $id) { status } }', { id: target.user.id });
+    expect(active.body.data.activateUser).toEqual({ status: 'active' });
+    const me = (await admin.get('/api/auth/me')).body.data;
+    expect((await admin.graphql(suspend, { id: me.id })).body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+});
+
 describe('GET /api/admin/health', () => {
   it('reports PostgreSQL, Redis and the queues, each with latency', async () => {
     const res = await admin.get('/api/admin/health');

@@ -598,6 +598,14 @@ describe('appointment requests', () => {
     expect(fieldsOf(await post({ resource_id: room, preferred_end: at(date, '08:00') }))).toEqual(['preferred_end']);
     expect(fieldsOf(await post({ resource_id: room, preferred_start: at(dayAhead(-2), '09:00') }))).toEqual(['preferred_start']);
     expect((await post({ resource_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
+    // The booking names stand in for the preferred times (a wire synonym; GraphQL has only preferredStart/End).
+    const booking = await patient.api.post('/api/appointment-requests', {
+      resource_id: room,
+      start_time: at(date, '15:00'),
+      end_time: at(date, '15:30'),
+    });
+    expect(booking.status).toBe(201);
+    expect(booking.body.data).toMatchObject({ preferred_start: at(date, '15:00'), preferred_end: at(date, '15:30') });
     expect((await post({ doctor_id: '3f1d8c9a-0000-4000-8000-000000000000' })).status).toBe(404);
     expect(
       (
@@ -644,10 +652,34 @@ describe('audit', () => {
 });
 
 describe('GraphQL', () => {
+  it('moves an appointment by one mutation per transition; an illegal one is a CONFLICT naming it', async () => {
+    const { id } = await book(freshDay(), '09:00', '09:30');
+    for (const [mutation, status] of [
+      ['confirmAppointment', 'confirmed'],
+      ['checkInAppointment', 'checked_in'],
+      ['startAppointment', 'in_progress'],
+      ['completeAppointment', 'completed'],
+    ]) {
+      const res = await c.nurse.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id, reason: "on time") { status statusReason } }`, {
+        id,
+      });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data[mutation]).toEqual({ status, statusReason: 'on time' });
+    }
+    const late = await c.nurse.api.graphql('mutation($id: ID!) { markAppointmentNoShow(id: $id) { status } }', { id });
+    expect(late.body.errors[0].message).toBe('Cannot no show an appointment that is completed');
+    expect(late.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'completed',
+      action: 'no_show',
+    });
+  });
+
   it('resolves the clinical patient and the doctor of an appointment booked by staff', async () => {
     const date = freshDay();
     const booked = await c.receptionist.api.graphql(
-      `mutation($input: BookAppointmentInput!) { bookAppointment(input: $input) { id status patientId } }`,
+      `mutation($input: BookAppointmentInput!) { bookAppointment(input: $input) { appointment { id status patientId } userErrors { code } } }`,
       {
         input: {
           resourceId: doctorResource,
@@ -660,8 +692,9 @@ describe('GraphQL', () => {
       },
     );
     expect(booked.body.errors).toBeUndefined();
-    expect(booked.body.data.bookAppointment).toMatchObject({ status: 'booked', patientId: c.patientId });
-    const id = booked.body.data.bookAppointment.id;
+    expect(booked.body.data.bookAppointment.userErrors).toEqual([]);
+    expect(booked.body.data.bookAppointment.appointment).toMatchObject({ status: 'booked', patientId: c.patientId });
+    const id = booked.body.data.bookAppointment.appointment.id;
     const res = await c.doctor.api.graphql(
       `query($id: ID!) { appointment(id: $id) { id status resource { id name type } patient { id firstName } doctor { id firstName } } }`,
       { id },
@@ -674,10 +707,10 @@ describe('GraphQL', () => {
       patient: { id: c.patientId, firstName: 'Amina' },
       doctor: { id: c.doctorProfileId, firstName: 'Test' },
     });
-    const list = await c.receptionist.api.graphql(`query($date: String) { appointments(date: $date) { total items { id } } }`, { date });
+    const list = await c.receptionist.api.graphql(`query($date: LocalDate) { appointments(date: $date) { total items { id } } }`, { date });
     expect(list.body.data.appointments).toEqual({ total: 1, items: [{ id }] });
     const kanban = await c.receptionist.api.graphql(
-      `query($date: String!) { appointmentKanban(date: $date) { columns { status count } } }`,
+      `query($date: LocalDate!) { appointmentKanban(date: $date) { columns { status count } } }`,
       { date },
     );
     expect(kanban.body.data.appointmentKanban.columns[0]).toEqual({ status: 'booked', count: 1 });
@@ -709,5 +742,66 @@ describe('GraphQL', () => {
     expect(request.body.data).toMatchObject({ patient_id: profile.body.data.id, requested_by: me.user.id });
     const approved = await c.receptionist.api.post(`/api/appointment-requests/${request.body.data.id}/approve`, {});
     expect(approved.body.data.appointment).toMatchObject({ patient_id: profile.body.data.id, patient_user_id: me.user.id });
+  });
+
+  it('answers a time taken and a bad field as userErrors, with the appointment null', async () => {
+    const date = freshDay();
+    const book = `mutation($input: BookAppointmentInput!) {
+      bookAppointment(input: $input) { appointment { id } userErrors { field message code } }
+    }`;
+    const input = (from: string, to: string, extra: Record<string, unknown> = {}) => ({
+      resourceId: doctorResource,
+      patientName: 'Kwame Asante',
+      patientEmail: 'kwame.asante@example.test',
+      startTime: at(date, from),
+      endTime: at(date, to),
+      ...extra,
+    });
+    const first = await app.api.graphql(book, { input: input('11:00', '11:30') }, { token: null });
+    expect(first.body.data.bookAppointment.userErrors).toEqual([]);
+    expect(first.body.data.bookAppointment.appointment.id).toEqual(expect.any(String));
+    const taken = await app.api.graphql(book, { input: input('11:15', '11:45') }, { token: null });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.bookAppointment).toEqual({
+      appointment: null,
+      userErrors: [{ field: null, message: 'The resource is already booked for part of this time', code: 'BUSINESS_RULE' }],
+    });
+    const bad = await app.api.graphql(book, { input: input('15:00', '15:30', { patientEmail: 'not an email' }) }, { token: null });
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.bookAppointment).toEqual({
+      appointment: null,
+      userErrors: [{ field: ['input', 'patientEmail'], message: expect.any(String), code: 'INVALID' }],
+    });
+    // REST answers the time taken as it always has.
+    const rest = await app.api.post('/api/appointments', booking(date, '11:15', '11:45'));
+    expect(rest.status).toBe(409);
+    expect(rest.body).toEqual({
+      success: false,
+      error: { code: 'CONFLICT', message: 'The resource is already booked for part of this time' },
+    });
+  });
+
+  it('answers a reschedule into a time taken as a userError, and a move by a stranger top-level', async () => {
+    const date = freshDay();
+    const { id } = await book(date, '09:00', '09:30');
+    await book(date, '10:00', '10:30');
+    const move = `mutation($id: ID!, $input: RescheduleAppointmentInput!) {
+      rescheduleAppointment(id: $id, input: $input) { appointment { id startTime } userErrors { field message code } }
+    }`;
+    const taken = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '10:15'), endTime: at(date, '10:45') } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.rescheduleAppointment).toEqual({
+      appointment: null,
+      userErrors: [{ field: null, message: 'The resource is already booked for part of this time', code: 'BUSINESS_RULE' }],
+    });
+    const backwards = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '11:00'), endTime: at(date, '10:00') } });
+    expect(backwards.body.data.rescheduleAppointment.userErrors).toEqual([
+      { field: ['input', 'endTime'], message: expect.any(String), code: 'INVALID' },
+    ]);
+    const moved = await c.receptionist.api.graphql(move, { id, input: { startTime: at(date, '11:00'), endTime: at(date, '11:30') } });
+    expect(moved.body.data.rescheduleAppointment).toEqual({ appointment: { id, startTime: at(date, '11:00') }, userErrors: [] });
+    const strange = await stranger.api.graphql(move, { id, input: { startTime: at(date, '14:00'), endTime: at(date, '14:30') } });
+    expect(strange.body.data).toBeNull();
+    expect(strange.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

@@ -84,6 +84,52 @@ describe('POST /api/auth/register', () => {
   });
 });
 
+describe('register in GraphQL: expected failures are userErrors', () => {
+  const mutation = `mutation($input: RegisterInput!) {
+    register(input: $input) { session { token user { email } } userErrors { field message code } }
+  }`;
+  const input = (fields: Record<string, unknown> = {}) => ({
+    email: uniqueEmail(),
+    password: PASSWORD,
+    firstName: 'Ama',
+    lastName: 'Mensah',
+    ...fields,
+  });
+
+  it('answers the session and no user errors, then an email taken as DUPLICATE with the session null', async () => {
+    const email = uniqueEmail('graph');
+    const ok = await api.graphql(mutation, { input: input({ email }) }, { token: null });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.register.userErrors).toEqual([]);
+    expect(ok.body.data.register.session).toEqual({ token: expect.stringMatching(/^v4\.public\./), user: { email } });
+    const again = await api.graphql(mutation, { input: input({ email }) }, { token: null });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.register).toEqual({
+      session: null,
+      userErrors: [{ field: null, message: 'An account with this email already exists', code: 'DUPLICATE' }],
+    });
+  });
+
+  it('names the input field of a weak password and a bad email as INVALID', async () => {
+    const res = await api.graphql(mutation, { input: input({ password: 'short', email: 'not-an-email' }) }, { token: null });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.register.session).toBeNull();
+    const fields = res.body.data.register.userErrors.map((e: { field: string[]; code: string }) => [e.field.join('.'), e.code]);
+    expect(fields.sort()).toEqual([
+      ['input.email', 'INVALID'],
+      ['input.password', 'INVALID'],
+    ]);
+  });
+
+  it('keeps a malformed request top-level: a control character, a wrong type', async () => {
+    const control = await api.graphql(mutation, { input: input({ firstName: 'Ama\u0000' }) }, { token: null });
+    expect(control.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(control.body.data ?? null).toBeNull();
+    const typed = await api.graphql(mutation, { input: input({ firstName: 42 }) }, { token: null });
+    expect(typed.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe('POST /api/auth/login', () => {
   it('answers data.user and a v4.public data.token', async () => {
     const email = uniqueEmail('login');

@@ -34,14 +34,17 @@ beforeAll(async () => {
   callers.set('patients:read key', {
     graphql: (q: string, v?: Record<string, unknown>) => app.api.as(undefined).graphql(q, v, { headers }),
   } as Api);
-  // The clinical lists on Patient: every list or connection field whose items are clinical records (not invoices).
+  // The clinical lists on Patient: every list or connection field whose items are clinical records. Not invoices,
+  // appointments, admissions (other subgraphs' records, under their own root rules) nor consents (the rule of
+  // consent(id): the parties see theirs); test/graph-joins.test.ts covers those.
   const patient = app.platform.gateway.schema.getType('Patient');
   if (!isObjectType(patient)) throw new Error('no Patient type');
   const lists = Object.values(patient.getFields()).filter((f: GraphQLField<unknown, unknown>) => {
     const inner = isNonNullType(f.type) ? f.type.ofType : f.type;
     return (isListType(inner) && isObjectType(getNamedType(f.type))) || getNamedType(f.type).name.endsWith('Connection');
   });
-  clinicalFields = lists.map((f) => f.name).filter((name) => name !== 'invoices');
+  const notClinical = new Set(['invoices', 'appointments', 'admissions', 'consents']);
+  clinicalFields = lists.map((f) => f.name).filter((name) => !notClinical.has(name));
   connectionFields = new Set(lists.filter((f) => getNamedType(f.type).name.endsWith('Connection')).map((f) => f.name));
 });
 afterAll(() => app.close());

@@ -206,6 +206,39 @@ describe('clinical notes', () => {
   });
 });
 
+describe('updateClinicalNote in GraphQL: expected failures are userErrors', () => {
+  const update = `mutation($id: ID!, $input: UpdateClinicalNoteInput!) {
+    updateClinicalNote(id: $id, input: $input) { clinicalNote { id version plan } userErrors { field message code } }
+  }`;
+
+  it('answers a stale expectedVersion, a signed note and a bad field as userErrors with the note null', async () => {
+    const n = await note();
+    const ok = await c.doctor.api.graphql(update, { id: n.id, input: { plan: 'Recheck in 2 weeks', expectedVersion: 1 } });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updateClinicalNote).toEqual({ clinicalNote: { id: n.id, version: 2, plan: 'Recheck in 2 weeks' }, userErrors: [] });
+    const stale = await c.doctor.api.graphql(update, { id: n.id, input: { plan: 'x', expectedVersion: 1 } });
+    expect(stale.body.errors).toBeUndefined();
+    expect(stale.body.data.updateClinicalNote).toEqual({
+      clinicalNote: null,
+      userErrors: [{ field: null, message: 'The note is at version 2, not 1; reload it and try again', code: 'STALE_VERSION' }],
+    });
+    const bad = await c.doctor.api.graphql(update, { id: n.id, input: { title: 'x'.repeat(201) } });
+    expect(bad.body.data.updateClinicalNote).toEqual({
+      clinicalNote: null,
+      userErrors: [{ field: ['input', 'title'], message: expect.any(String), code: 'INVALID' }],
+    });
+    expect((await c.doctor.api.post(`/api/clinical/notes/${n.id}/sign`)).status).toBe(200);
+    const frozen = await c.doctor.api.graphql(update, { id: n.id, input: { plan: 'changed my mind' } });
+    expect(frozen.body.data.updateClinicalNote).toEqual({
+      clinicalNote: null,
+      userErrors: [{ field: null, message: 'Cannot edit a clinical note that is signed', code: 'ILLEGAL_TRANSITION' }],
+    });
+    // What the user cannot fix stays a top-level error.
+    const missing = await c.doctor.api.graphql(update, { id: randomUUID(), input: { plan: 'x' } });
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('dictation', () => {
   const segment = (id: string, body: Record<string, unknown>, api: Api = c.doctor.api) =>
     api.post(`/api/clinical/dictation/${id}/segments`, body);

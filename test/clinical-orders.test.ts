@@ -102,10 +102,20 @@ describe('service requests', () => {
     const request = created.body.data.createServiceRequest;
     expect(request).toMatchObject({ status: 'active', priority: 'stat', performerOrganization: { id: c.orgId, name: expect.any(String) } });
     const held = await c.doctor.api.graphql(
-      'mutation($id: ID!) { updateServiceRequestStatus(id: $id, status: on_hold, reason: "Patient travelling") { status statusReason } }',
+      'mutation($id: ID!) { holdServiceRequest(id: $id, reason: "Patient travelling") { status statusReason } }',
       { id: request.id },
     );
-    expect(held.body.data.updateServiceRequestStatus).toEqual({ status: 'on_hold', statusReason: 'Patient travelling' });
+    expect(held.body.data.holdServiceRequest).toEqual({ status: 'on_hold', statusReason: 'Patient travelling' });
+    // One mutation per transition: activating is for drafts, a request on hold resumes.
+    const activate = await c.doctor.api.graphql('mutation($id: ID!) { activateServiceRequest(id: $id) { status } }', { id: request.id });
+    expect(activate.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'on_hold',
+      action: 'activate',
+    });
+    const resumed = await c.doctor.api.graphql('mutation($id: ID!) { resumeServiceRequest(id: $id) { status } }', { id: request.id });
+    expect(resumed.body.data.resumeServiceRequest).toEqual({ status: 'active' });
     const list = await c.doctor.api.graphql(
       'query($p: ID!) { serviceRequests(patientId: $p, category: imaging) { total items { id category } } }',
       { p: c.patientId },
@@ -471,11 +481,13 @@ describe('imaging studies', () => {
     expect(created.body.errors).toBeUndefined();
     const { id } = created.body.data.createImagingStudy;
     expect(created.body.data.createImagingStudy).toMatchObject({ status: 'registered', modality: 'MR', numberOfSeries: 0 });
-    const available = await c.doctor.api.graphql(
-      'mutation($id: ID!) { updateImagingStudyStatus(id: $id, status: available) { status statusChangedBy } }',
-      { id },
-    );
-    expect(available.body.data.updateImagingStudyStatus).toEqual({ status: 'available', statusChangedBy: c.doctor.user.id });
+    const available = await c.doctor.api.graphql('mutation($id: ID!) { makeImagingStudyAvailable(id: $id) { status statusChangedBy } }', {
+      id,
+    });
+    expect(available.body.data.makeImagingStudyAvailable).toEqual({ status: 'available', statusChangedBy: c.doctor.user.id });
+    const cancelled = await c.doctor.api.graphql('mutation($id: ID!) { cancelImagingStudy(id: $id) { status } }', { id });
+    expect(cancelled.body.errors[0].message).toBe('Cannot cancel an imaging study that is available');
+    expect(cancelled.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'ILLEGAL_TRANSITION', from: 'available' });
     const read = await c.doctor.api.graphql('query($id: ID!) { imagingStudy(id: $id) { id status } }', { id });
     expect(read.body.data.imagingStudy).toEqual({ id, status: 'available' });
     const list = await c.doctor.api.graphql('query($p: ID!) { imagingStudies(patientId: $p, modality: MR) { items { id } } }', {

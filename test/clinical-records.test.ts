@@ -113,3 +113,64 @@ describe('clinical records', () => {
     expect((await app.api.get(`/api/clinical-records/${id}`)).status).toBe(401);
   });
 });
+
+describe('updateClinicalRecord in GraphQL: expected failures are userErrors', () => {
+  const update = `mutation($id: ID!, $input: UpdateClinicalRecordInput!) {
+    updateClinicalRecord(id: $id, input: $input) { clinicalRecord { id version notes } userErrors { field message code } }
+  }`;
+
+  it('answers the record and no user errors, then a stale expectedVersion as STALE_VERSION with the record null', async () => {
+    const id = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, ...record })).body.data.id;
+    const ok = await c.doctor.api.graphql(update, { id, input: { notes: 'Afebrile', expectedVersion: 1 } });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updateClinicalRecord).toEqual({ clinicalRecord: { id, version: 2, notes: 'Afebrile' }, userErrors: [] });
+    const stale = await c.doctor.api.graphql(update, { id, input: { notes: 'Again', expectedVersion: 1 } });
+    expect(stale.body.errors).toBeUndefined();
+    expect(stale.body.data.updateClinicalRecord).toEqual({
+      clinicalRecord: null,
+      userErrors: [{ field: null, message: 'The record is at version 2, not 1; reload it and try again', code: 'STALE_VERSION' }],
+    });
+    // Nothing was written.
+    expect((await c.doctor.api.get(`/api/clinical-records/${id}`)).body.data).toMatchObject({ version: 2, notes: 'Afebrile' });
+  });
+
+  it('names the input field of a broken rule as INVALID; REST answers the same 400 as before', async () => {
+    const id = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, ...record })).body.data.id;
+    const bad = await c.doctor.api.graphql(update, { id, input: { chiefComplaint: 'x'.repeat(2001), expectedVersion: 0 } });
+    expect(bad.body.errors).toBeUndefined();
+    const { clinicalRecord, userErrors } = bad.body.data.updateClinicalRecord;
+    expect(clinicalRecord).toBeNull();
+    expect(userErrors).toEqual(
+      expect.arrayContaining([
+        { field: ['input', 'chiefComplaint'], message: expect.any(String), code: 'INVALID' },
+        { field: ['input', 'expectedVersion'], message: 'must be at least 1', code: 'INVALID' },
+      ]),
+    );
+    const rest = await c.doctor.api.patch(`/api/clinical-records/${id}`, { chief_complaint: 'x'.repeat(2001), expected_version: 0 });
+    expect(rest.status).toBe(400);
+    const details = userErrors.map((e: { field: string[]; message: string }) => ({
+      field: e.field[1].replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`),
+      message: e.message,
+    }));
+    expect(rest.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Invalid input: ' + details.map((d: { field: string; message: string }) => `${d.field} ${d.message}`).join('; '),
+        details,
+      },
+    });
+  });
+
+  it('keeps what the user cannot fix top-level: a missing record, no permission, an id that is not an id', async () => {
+    const id = (await c.doctor.api.post('/api/clinical-records', { patient_id: c.patientId, ...record })).body.data.id;
+    const missing = await c.doctor.api.graphql(update, { id: '00000000-0000-4000-8000-000000000000', input: { notes: 'x' } });
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const stranger = await outsider(app);
+    const forbidden = await stranger.api.graphql(update, { id, input: { notes: 'x' } });
+    expect(['FORBIDDEN', 'NOT_FOUND']).toContain(forbidden.body.errors[0].extensions.code);
+    const notAnId = await c.doctor.api.graphql(update, { id: 'not-an-id', input: { notes: 'x' } });
+    expect(notAnId.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(notAnId.body.data ?? null).toBeNull();
+  });
+});

@@ -26,13 +26,20 @@ describe('supergraph composition', () => {
 
   it('puts each entity with its owner and lets others refer to it by key', async () => {
     const { supergraphSdl } = await composeGraph(SUBGRAPHS);
-    // Other subgraphs refer to patients too (`resolvable: false`); the owner and the extension are these two.
+    // The owner of patients and the subgraphs extending it (revenue's invoices, org's appointments and admissions).
     const patient = /type Patient\s+((?:@join__type\([^)]*\)\s+)+)\{/.exec(supergraphSdl)?.[1] ?? '';
     expect(patient).toContain('@join__type(graph: CLINICAL, key: "id")\n');
     expect(patient).toContain('@join__type(graph: REVENUE, key: "id")\n');
+    expect(patient).toContain('@join__type(graph: ORG, key: "id")\n');
     expect(supergraphSdl).toMatch(
       /invoices\(\s*"""[^"]*"""\s*first: Int! = 20\s*\): \[Invoice!\] @join__field\(graph: REVENUE, requires: "userId organizationId"\)/,
     );
-    expect(supergraphSdl).toMatch(/type Organization\s+@join__type\(graph: CLINICAL, key: "id", resolvable: false\)/);
+    // The clinical subgraph extends organizations with their patients and critical results.
+    const organization = /type Organization\s+((?:@join__type\([^)]*\)\s+)+)\{/.exec(supergraphSdl)?.[1] ?? '';
+    expect(organization).toContain('@join__type(graph: CLINICAL, key: "id")\n');
+    expect(organization).toContain('@join__type(graph: ORG, key: "id")\n');
+    expect(supergraphSdl).toMatch(
+      /clinicalNotes\([^)]*\): ClinicalNoteConnection @join__field\(graph: CLINICAL, requires: "patientId organizationId"\)/,
+    );
   });
 });

@@ -806,7 +806,7 @@ describe('GraphQL', () => {
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
     const verified = await admin.graphql(
-      `mutation($id: ID!) { verifyDoctor(id: $id, input: { decision: "approve" }) { verificationStatus } }`,
+      `mutation($id: ID!) { verifyDoctor(id: $id, input: { decision: approve }) { verificationStatus } }`,
       { id },
     );
     expect(verified.body.data.verifyDoctor.verificationStatus).toBe('approved');

@@ -3,6 +3,9 @@ import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from '.
 import { clinic, outsider, type Clinic } from './support/clinic';
 import { addMember } from './support/org';
 import { Room, RoomType } from '../subgraphs/org/facilities/facility.entity';
+import { Appointment } from '../subgraphs/org/scheduling/appointment.entity';
+import { ResourceType, SchedulableResource } from '../subgraphs/org/scheduling/resource.entity';
+import { LabResult, LabResultReviewStatus } from '../subgraphs/clinical/labs/lab.entity';
 
 let app: TestApp;
 let c: Clinic;
@@ -342,5 +345,339 @@ describe('the organization dashboard in one query', () => {
     expect((nurseView.body.errors ?? []).map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([
       ['organization.invoices', 'FORBIDDEN'],
     ]);
+  });
+});
+
+/** Runs a GraphQL mutation as `who`, failing the test setup on any error. */
+async function mutate(who: SignedUp, query: string, variables: Record<string, unknown>): Promise<any> {
+  const res = await who.api.graphql(query, variables);
+  if (res.body.errors) throw new Error(`${query.slice(0, 60)}: ${JSON.stringify(res.body.errors)}`);
+  return res.body.data;
+}
+
+/** An appointment of the clinic's patient and a room to admit them to, arranged in storage (scheduling has its own suite). */
+async function arrangeVisit(patientId: string, name: string): Promise<{ appointmentId: string; roomId: string }> {
+  const em = app.em('org').fork();
+  const resource = em.create(SchedulableResource, { organizationId: c.orgId, type: ResourceType.room, name: `Clinic room ${name}` });
+  const start = new Date(Date.now() + 86_400_000);
+  const appointment = em.create(Appointment, {
+    organizationId: c.orgId,
+    resource,
+    patientId,
+    patientName: name,
+    patientEmail: `${name.toLowerCase()}@example.com`,
+    startTime: start,
+    endTime: new Date(start.getTime() + 1_800_000),
+  });
+  const room = em.create(Room, {
+    organizationId: c.orgId,
+    name: `Ward ${name}`,
+    nameKey: `ward ${name.toLowerCase()}`,
+    type: RoomType.ward,
+    capacity: 4,
+    createdBy: c.doctor.user.id,
+  });
+  await em.flush();
+  return { appointmentId: appointment.id, roomId: room.id };
+}
+
+/** A critical result of a lab order waiting for review, arranged in storage (HL7 ingest has its own suite). */
+async function arrangeCriticalResult(labOrderId: string, patientId: string, code: string): Promise<string> {
+  const em = app.em('clinical').fork();
+  const result = em.create(LabResult, {
+    labOrderId,
+    patientId,
+    organizationId: c.orgId,
+    code,
+    valueType: 'NM',
+    value: '7.1',
+    numericValue: 7.1,
+    abnormalFlag: 'HH',
+    abnormal: true,
+    critical: true,
+    resultStatus: 'F',
+    messageControlId: `MSG-${code}`,
+    sequence: 1,
+    reviewStatus: LabResultReviewStatus.pending_review,
+  });
+  await em.flush();
+  return result.id;
+}
+
+describe('every list of the patient beside the patient', () => {
+  let patientId: string;
+  let labOrderId: string;
+  let criticalId: string;
+  let appointmentId: string;
+  let noteId: string;
+  let encounterId: string;
+
+  beforeAll(async () => {
+    patientId = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Joined' })).body.data
+      .id;
+    labOrderId = (
+      await mutate(c.doctor, 'mutation($p: ID!) { createLabOrder(input: { patientId: $p, testType: "cbc" }) { id } }', { p: patientId })
+    ).createLabOrder.id;
+    await mutate(
+      c.nurse,
+      'mutation($p: ID!) { createObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
+      {
+        p: patientId,
+      },
+    );
+    await mutate(
+      c.doctor,
+      'mutation($p: ID!) { createImagingOrder(input: { patientId: $p, modality: "CR", clinicalIndication: "Cough for three weeks" }) { id } }',
+      { p: patientId },
+    );
+    await mutate(c.doctor, 'mutation($p: ID!, $u: ID!) { grantConsent(input: { patientId: $p, granteeUserId: $u }) { id } }', {
+      p: patientId,
+      u: stranger.user.id,
+    });
+    await mutate(
+      c.nurse,
+      'mutation($p: ID!) { recordJourneyEvent(patientId: $p, input: { type: "visit", title: "First visit" }) { id } }',
+      {
+        p: patientId,
+      },
+    );
+    criticalId = await arrangeCriticalResult(labOrderId, patientId, '2823-3');
+    const visit = await arrangeVisit(patientId, 'Joined');
+    appointmentId = visit.appointmentId;
+    const admitted = await c.nurse.api.post(`/api/organizations/${c.orgId}/admissions`, {
+      patient_id: patientId,
+      room_id: visit.roomId,
+      reason: 'Observation',
+    });
+    if (admitted.status !== 201) throw new Error(`admission: ${admitted.status} ${admitted.text}`);
+    const encounter = await c.doctor.api.post('/api/clinical-records', { patient_id: patientId, encounter_type: 'consultation' });
+    if (encounter.status !== 201) throw new Error(`record: ${encounter.status} ${encounter.text}`);
+    encounterId = encounter.body.data.id;
+    noteId = (
+      await mutate(
+        c.doctor,
+        'mutation($p: ID!, $a: ID!, $e: ID!) { createClinicalNote(input: { patientId: $p, appointmentId: $a, encounterId: $e, format: free_text, text: "Seen today" }) { id } }',
+        { p: patientId, a: appointmentId, e: encounterId },
+      )
+    ).createClinicalNote.id;
+  });
+
+  const CHART = `query($p: ID!) {
+    patient(id: $p) {
+      id
+      createdByUser { id }
+      appointments(first: 5) {
+        totalCount
+        nodes {
+          id patient { id } organization { id } patientUser { id }
+          clinicalNotes(first: 5) { nodes { id text author { id } } }
+          clinicalRecords(first: 5) { id }
+        }
+      }
+      admissions(first: 5) { totalCount nodes { status patient { id } room { name } organization { id } admittedByUser { id } } }
+      consents(first: 5) { totalCount nodes { status patient { id } granteeUser { id } } }
+      labOrders(first: 5) { totalCount nodes { id testType orderedByUser { id } patient { id } } }
+      labResults(first: 5) { nodes { id critical labOrder { id } } }
+      observations(first: 5) { totalCount nodes { code patient { id } recordedByUser { id } organization { id } } }
+      imagingOrders(first: 5) { totalCount nodes { modality patient { id } orderedByUser { id } } }
+      ePrescriptions(first: 5) { totalCount nodes { id } }
+      immunizationSchedule { patientId }
+      journey(limit: 20) {
+        total
+        items { kind resourceType resourceId record { __typename ... on LabOrder { id testType } ... on JourneyEvent { title } ... on Observation { code } } }
+      }
+    }
+  }`;
+
+  it('renders the chart: appointments, admissions, consents, orders, observations, schedule and journey with their records', async () => {
+    const res = await c.doctor.api.graphql(CHART, { p: patientId });
+    expect(res.body.errors).toBeUndefined();
+    const chart = res.body.data.patient;
+    expect(chart.createdByUser).toEqual({ id: c.doctor.user.id });
+    expect(chart.appointments).toEqual({
+      totalCount: 1,
+      nodes: [
+        {
+          id: appointmentId,
+          patient: { id: patientId },
+          organization: { id: c.orgId },
+          patientUser: null,
+          clinicalNotes: { nodes: [{ id: noteId, text: 'Seen today', author: { id: c.doctor.user.id } }] },
+          clinicalRecords: [{ id: encounterId }],
+        },
+      ],
+    });
+    expect(chart.admissions).toMatchObject({
+      totalCount: 1,
+      nodes: [
+        {
+          status: 'admitted',
+          patient: { id: patientId },
+          room: { name: 'Ward Joined' },
+          organization: { id: c.orgId },
+          admittedByUser: { id: c.nurse.user.id },
+        },
+      ],
+    });
+    expect(chart.consents).toMatchObject({ totalCount: 1, nodes: [{ patient: { id: patientId }, granteeUser: { id: stranger.user.id } }] });
+    expect(chart.labOrders).toEqual({
+      totalCount: 1,
+      nodes: [{ id: labOrderId, testType: 'cbc', orderedByUser: { id: c.doctor.user.id }, patient: { id: patientId } }],
+    });
+    expect(chart.labResults.nodes).toEqual([{ id: criticalId, critical: true, labOrder: { id: labOrderId } }]);
+    expect(chart.observations).toEqual({
+      totalCount: 1,
+      nodes: [{ code: '8867-4', patient: { id: patientId }, recordedByUser: { id: c.nurse.user.id }, organization: { id: c.orgId } }],
+    });
+    expect(chart.imagingOrders).toEqual({
+      totalCount: 1,
+      nodes: [{ modality: 'CR', patient: { id: patientId }, orderedByUser: { id: c.doctor.user.id } }],
+    });
+    expect(chart.ePrescriptions).toEqual({ totalCount: 0, nodes: [] });
+    expect(chart.immunizationSchedule).toEqual({ patientId });
+    const records = chart.journey.items.map((e: any) => e.record);
+    expect(chart.journey.items.every((e: any) => e.record && e.resourceId)).toBe(true);
+    expect(records).toEqual(
+      expect.arrayContaining([
+        { __typename: 'LabOrder', id: labOrderId, testType: 'cbc' },
+        { __typename: 'JourneyEvent', title: 'First visit' },
+        { __typename: 'Observation', code: '8867-4' },
+      ]),
+    );
+  });
+
+  it('gives a receptionist the appointments and admissions, and FORBIDDEN on each clinical list only', async () => {
+    const res = await receptionist.api.graphql(CHART, { p: patientId });
+    const chart = res.body.data.patient;
+    expect(chart.id).toBe(patientId);
+    expect(chart.appointments.nodes.map((a: { id: string }) => a.id)).toEqual([appointmentId]);
+    // The appointment's notes are clinical data: null, with FORBIDDEN at their own path.
+    expect(chart.appointments.nodes[0].clinicalNotes).toBeNull();
+    expect(chart.appointments.nodes[0].clinicalRecords).toBeNull();
+    expect(chart.admissions.totalCount).toBe(1);
+    // Consents are the patient's and their clinicians' to see, and the parties': none for the receptionist.
+    expect(chart.consents).toEqual({ totalCount: 0, nodes: [] });
+    for (const field of ['labOrders', 'labResults', 'observations', 'imagingOrders', 'ePrescriptions', 'immunizationSchedule', 'journey']) {
+      expect([field, chart[field]]).toEqual([field, null]);
+    }
+    const forbidden = (res.body.errors ?? []).filter((e: any) => e.extensions.code === 'FORBIDDEN').map((e: any) => e.path.join('.'));
+    expect(forbidden.sort()).toEqual(
+      [
+        'patient.appointments.nodes.0.clinicalNotes',
+        'patient.appointments.nodes.0.clinicalRecords',
+        'patient.ePrescriptions',
+        'patient.imagingOrders',
+        'patient.immunizationSchedule',
+        'patient.journey',
+        'patient.labOrders',
+        'patient.labResults',
+        'patient.observations',
+      ].sort(),
+    );
+    expect(JSON.stringify(res.body)).not.toContain('Seen today');
+    // Billing staff read neither appointments (their own only: none) nor admissions.
+    const billing = await c.billing.api.graphql(
+      'query($p: ID!) { patient(id: $p) { appointments(first: 5) { totalCount } admissions(first: 5) { totalCount } } }',
+      {
+        p: patientId,
+      },
+    );
+    expect(billing.body.data.patient).toEqual({ appointments: { totalCount: 0 }, admissions: null });
+    expect(codes(billing)).toEqual(['FORBIDDEN']);
+  });
+
+  it('shows a consent grantee of another organization the consent they hold, and the chart through it', async () => {
+    const res = await stranger.api.graphql(
+      'query($p: ID!) { patient(id: $p) { consents(first: 5) { totalCount } labOrders(first: 5) { totalCount } admissions(first: 5) { totalCount } } }',
+      {
+        p: patientId,
+      },
+    );
+    // The consent lets the grantee read clinical data; admissions are the organization's, and the grantee's organization holds none.
+    expect(res.body.data.patient).toEqual({ consents: { totalCount: 1 }, labOrders: { totalCount: 1 }, admissions: { totalCount: 0 } });
+  });
+
+  it("lists an organization's critical results waiting for review, newest first, and takes out the ones reviewed", async () => {
+    const INBOX = `query($o: ID!) { criticalResultsInbox(organizationId: $o, first: 10) { totalCount nodes { id code patient { id } labOrder { id } } } }`;
+    const second = await arrangeCriticalResult(labOrderId, patientId, '777-3');
+    const before = await c.nurse.api.graphql(INBOX, { o: c.orgId });
+    expect(before.body.errors).toBeUndefined();
+    const ids = before.body.data.criticalResultsInbox.nodes.map((r: { id: string }) => r.id);
+    expect(ids.slice(0, 2)).toEqual([second, criticalId]);
+    expect(before.body.data.criticalResultsInbox.nodes[0]).toEqual({
+      id: second,
+      code: '777-3',
+      patient: { id: patientId },
+      labOrder: { id: labOrderId },
+    });
+    await mutate(c.doctor, 'mutation($id: ID!) { reviewLabResult(id: $id) { reviewStatus } }', { id: second });
+    const after = await c.nurse.api.graphql(INBOX, { o: c.orgId });
+    expect(after.body.data.criticalResultsInbox.nodes.map((r: { id: string }) => r.id)).not.toContain(second);
+    expect(after.body.data.criticalResultsInbox.totalCount).toBe(before.body.data.criticalResultsInbox.totalCount - 1);
+    // Clinical data: a receptionist is refused, another organization is told there is no such organization.
+    expect(codes(await receptionist.api.graphql(INBOX, { o: c.orgId }))).toEqual(['FORBIDDEN']);
+    expect(codes(await stranger.api.graphql(INBOX, { o: c.orgId }))).toEqual(['NOT_FOUND']);
+  });
+
+  it('reads the organization dashboard: patients and critical results beside the rooms, each under its root rule', async () => {
+    const DASHBOARD = `query($o: ID!) { organization(id: $o) {
+      name
+      patients(limit: 50) { total items { id firstName } }
+      criticalResults(first: 5) { totalCount nodes { id patient { firstName } } }
+      appointments(limit: 5) { total }
+      rooms(limit: 5) { total }
+    } }`;
+    const doctorView = await c.doctor.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(doctorView.body.errors).toBeUndefined();
+    const org = doctorView.body.data.organization;
+    expect(org.patients.items.map((p: { id: string }) => p.id)).toContain(patientId);
+    expect(org.criticalResults.nodes.map((r: { id: string }) => r.id)).toContain(criticalId);
+    expect(org.criticalResults.nodes[0].patient).toEqual({ firstName: expect.any(String) });
+    const receptionistView = await receptionist.api.graphql(DASHBOARD, { o: c.orgId });
+    expect(receptionistView.body.data.organization.patients.total).toBeGreaterThan(0);
+    expect(receptionistView.body.data.organization.criticalResults).toBeNull();
+    expect((receptionistView.body.errors ?? []).map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([
+      ['organization.criticalResults', 'FORBIDDEN'],
+    ]);
+  });
+
+  it('costs the same number of statements for one patient or a page of them (no N+1)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const p = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: `J${i}` })).body.data
+        .id;
+      await mutate(c.doctor, 'mutation($p: ID!) { createLabOrder(input: { patientId: $p, testType: "cbc" }) { id } }', { p });
+      await arrangeVisit(p, `J${i}`);
+    }
+    const query = `query($o: ID!, $l: Int!) { organizationPatients(organizationId: $o, limit: $l) { items {
+      id labOrders(first: 2) { totalCount nodes { id } } observations(first: 2) { nodes { id } } imagingOrders(first: 2) { nodes { id } }
+      ePrescriptions(first: 2) { nodes { id } } consents(first: 2) { nodes { id } }
+      appointments(first: 2) { totalCount nodes { id clinicalNotes(first: 2) { nodes { id } } clinicalRecords(first: 2) { id } } }
+      admissions(first: 2) { nodes { id } } } } }`;
+    const selects = async (limit: number) => {
+      let items = 0;
+      const statements: string[] = [];
+      const clinical = await countStatements('clinical', async () => {
+        statements.push(
+          ...(await countStatements('org', async () => {
+            const res = await c.doctor.api.graphql(query, { o: c.orgId, l: limit });
+            expect(res.body.errors).toBeUndefined();
+            items = res.body.data.organizationPatients.items.length;
+          })),
+        );
+      });
+      expect(items).toBe(limit);
+      return [...clinical, ...statements].filter(
+        (s) =>
+          /^\s*select/i.test(s) &&
+          /"(lab_orders|observations|imaging_orders|eprescriptions|consents|appointments|admissions|clinical_notes|clinical_records)"/.test(
+            s,
+          ),
+      ).length;
+    };
+    const one = await selects(1);
+    const three = await selects(3);
+    // One statement per list (and one for each count), whatever the patients; the appointments' notes and records too.
+    expect(one).toBe(11);
+    expect(three).toBe(one);
   });
 });

@@ -101,22 +101,26 @@ describe('automatic persisted queries', () => {
 });
 
 describe('errors a client can branch on', () => {
-  it('says why a CONFLICT: a stale expectedVersion, with the current version', async () => {
+  it('says why a stale expectedVersion failed: a STALE_VERSION user error in the payload', async () => {
     const created = await c.doctor.api.post('/api/clinical-records', {
       patient_id: c.patientId,
       encounter_type: 'consultation',
       chief_complaint: 'Cough',
     });
     expect(created.status).toBe(201);
-    const update = 'mutation($id: ID!, $v: Int) { updateClinicalRecord(id: $id, input: { notes: "x", expectedVersion: $v }) { version } }';
+    const update =
+      'mutation($id: ID!, $v: Int) { updateClinicalRecord(id: $id, input: { notes: "x", expectedVersion: $v }) { clinicalRecord { version } userErrors { field message code } } }';
     const ok = await c.doctor.api.graphql(update, { id: created.body.data.id, v: 1 });
-    expect(ok.body.data.updateClinicalRecord.version).toBe(2);
+    expect(ok.body.data.updateClinicalRecord.clinicalRecord.version).toBe(2);
     const stale = await c.doctor.api.graphql(update, { id: created.body.data.id, v: 1 });
-    expect(stale.body.errors[0].extensions).toEqual({ code: 'CONFLICT', reason: 'STALE_VERSION', currentVersion: 2 });
+    expect(stale.body.errors).toBeUndefined();
+    expect(stale.body.data.updateClinicalRecord.clinicalRecord).toBeNull();
+    const [userError] = stale.body.data.updateClinicalRecord.userErrors;
+    expect(userError).toEqual({ field: null, message: expect.stringMatching(/version 2, not 1/), code: 'STALE_VERSION' });
     // REST answers as before: 409 with the envelope.
     const rest = await c.doctor.api.patch(`/api/clinical-records/${created.body.data.id}`, { notes: 'y', expected_version: 1 });
     expect(rest.status).toBe(409);
-    expect(rest.body).toEqual({ success: false, error: { code: 'CONFLICT', message: stale.body.errors[0].message } });
+    expect(rest.body).toEqual({ success: false, error: { code: 'CONFLICT', message: userError.message } });
   });
 
   it('says why a CONFLICT: an illegal transition, with the state and the action', async () => {

@@ -59,13 +59,13 @@ describe('POST /graphql', () => {
 
     const res = await doctor.api.graphql(
       `query($org: ID!) { organizationInvoices(organizationId: $org) {
-          total items { number totalAmount patient { firstName lastName } organization { name } } } }`,
+          total items { number totalAmount { amount currencyCode } patient { firstName lastName } organization { name } } } }`,
       { org: orgId },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.organizationInvoices.items[0]).toEqual({
       number: 'INV-000001',
-      totalAmount: '221.00',
+      totalAmount: { amount: '221.00', currencyCode: 'GHS' },
       patient: { firstName: SAMPLE_PATIENT.first_name, lastName: SAMPLE_PATIENT.last_name },
       organization: { name: 'Accra Ridge Hospital' },
     });
@@ -94,13 +94,13 @@ describe('POST /graphql', () => {
     expect(kwd.body.data).toMatchObject({ total_amount: '3.765', items: [{ unit_price: '1.255', amount: '3.765' }] });
     // Read back from the database: the amounts keep their three decimals.
     const listed = await doctor.api.graphql(
-      'query($org: ID!) { organizationInvoices(organizationId: $org) { items { currency totalAmount } } }',
+      'query($org: ID!) { organizationInvoices(organizationId: $org) { items { currency totalAmount { amount } } } }',
       { org },
     );
     expect(listed.body.data.organizationInvoices.items).toEqual(
       expect.arrayContaining([
-        { currency: 'KWD', totalAmount: '3.765' },
-        { currency: 'UGX', totalAmount: '17500' },
+        { currency: 'KWD', totalAmount: { amount: '3.765' } },
+        { currency: 'UGX', totalAmount: { amount: '17500' } },
       ]),
     );
 
@@ -126,18 +126,22 @@ describe('POST /graphql', () => {
     expect((await doctor.api.get(`/api/organizations/${org}/invoices`)).body.meta.total).toBe(2);
   });
 
-  it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND and VALIDATION_ERROR', async () => {
+  it('gives GraphQL clients the same rules as REST: 404-style NOT_FOUND, and field rules as INVALID userErrors', async () => {
     const stranger = await signUp(app.api);
     const created = await doctor.api.post('/api/patients', SAMPLE_PATIENT);
     const hidden = await stranger.api.graphql('query($id: ID!) { patient(id: $id) { id } }', { id: created.body.data.id });
     expect(hidden.body.data).toEqual({ patient: null });
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
-    const invalid = await doctor.api.graphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {
-      i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' },
-    });
-    expect(invalid.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    expect(invalid.body.errors[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['dateOfBirth', 'phone']);
+    const invalid = await doctor.api.graphql(
+      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { patient { id } userErrors { field code } } }',
+      { i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-31', phone: '12345' } },
+    );
+    expect(invalid.body.errors).toBeUndefined();
+    expect(invalid.body.data.createPatient.patient).toBeNull();
+    expect(
+      invalid.body.data.createPatient.userErrors.map((e: { field: string[]; code: string }) => `${e.field.join('.')} ${e.code}`).sort(),
+    ).toEqual(['input.dateOfBirth INVALID', 'input.phone INVALID']);
 
     const anonymous = await app.api.graphql('{ me { id } }');
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');

@@ -177,13 +177,13 @@ describe('revenue cycle invoices', () => {
       ).status,
     ).toBe(409);
     const read = await c.billing.api.graphql(
-      'query($id: ID!) { invoice(id: $id) { status amountPaid amountDue payments { method amount { amount } } organization { id } } }',
+      'query($id: ID!) { invoice(id: $id) { status amountPaid { amount } amountDue { amount currencyCode } payments { method amount { amount } } organization { id } } }',
       { id },
     );
     expect(read.body.data.invoice).toEqual({
       status: 'partially_paid',
-      amountPaid: '40.00',
-      amountDue: '60.00',
+      amountPaid: { amount: '40.00' },
+      amountDue: { amount: '60.00', currencyCode: 'KES' },
       payments: [{ method: 'card', amount: { amount: '40.00' } }],
       organization: { id: c.orgId },
     });

@@ -676,7 +676,7 @@ describe('GraphQL', () => {
   it('answers an order with its facility, its products and money, camelCase', async () => {
     const o = await order([{ sku: 'PCM-500', quantity: 1 }]);
     const res = await patientUser.api.graphql(
-      `query($id: ID!) { supplyOrder(id: $id) { number status total { amount currencyCode } facility { id name latitude longitude } items { quantity unitPrice product { sku supplier { name } } } } }`,
+      `query($id: ID!) { supplyOrder(id: $id) { number status total { amount currencyCode } facility { id name latitude longitude } items { quantity unitPrice { amount } product { sku supplier { name } } } } }`,
       { id: o.id },
     );
     expect(res.body.errors).toBeUndefined();
@@ -685,7 +685,7 @@ describe('GraphQL', () => {
       status: 'pending',
       total: { amount: '250.00', currencyCode: 'KES' },
       facility: { id: pharmacyId, name: 'CBD Pharmacy', ...CBD },
-      items: [{ quantity: 1, unitPrice: '250.00', product: { sku: 'PCM-500', supplier: { name: 'Thika Medical Supplies' } } }],
+      items: [{ quantity: 1, unitPrice: { amount: '250.00' }, product: { sku: 'PCM-500', supplier: { name: 'Thika Medical Supplies' } } }],
     });
     const hidden = await c.doctor.api.graphql('query($id: ID!) { supplyOrder(id: $id) { id } }', { id: o.id });
     expect(hidden.body.data.supplyOrder).toBeNull();

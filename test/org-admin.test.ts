@@ -81,15 +81,19 @@ describe('PATCH /api/organizations/:id/status', () => {
     expect((await admin.patch('/api/organizations/00000000-0000-4000-8000-000000000000/status', { status: 'active' })).status).toBe(404);
   });
 
-  it('works through GraphQL', async () => {
+  it('works through GraphQL, one mutation per transition', async () => {
     const { org } = await team();
-    const res = await admin.graphql(
-      'mutation($id: ID!) { updateOrganizationStatus(id: $id, status: suspended, reason: "Audit") { id status statusReason } }',
-      {
-        id: org.id,
-      },
-    );
-    expect(res.body.data.updateOrganizationStatus).toEqual({ id: org.id, status: 'suspended', statusReason: 'Audit' });
+    const res = await admin.graphql('mutation($id: ID!) { suspendOrganization(id: $id, reason: "Audit") { id status statusReason } }', {
+      id: org.id,
+    });
+    expect(res.body.data.suspendOrganization).toEqual({ id: org.id, status: 'suspended', statusReason: 'Audit' });
+    const again = await admin.graphql('mutation($id: ID!) { suspendOrganization(id: $id) { id } }', { id: org.id });
+    expect(again.body.errors[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'ILLEGAL_TRANSITION',
+      from: 'suspended',
+      action: 'suspend',
+    });
   });
 });
 
@@ -436,10 +440,25 @@ describe('invitations', () => {
     const { owner, org } = await team();
     const email = uniqueEmail('gql');
     const sent = await owner.api.graphql(
-      'mutation($org: ID!, $input: SendInvitationInput!) { sendInvitation(organizationId: $org, input: $input) { id status email organization { id } } }',
+      'mutation($org: ID!, $input: SendInvitationInput!) { sendInvitation(organizationId: $org, input: $input) { invitation { id status email organization { id } } userErrors { field message code } } }',
       { org: org.id, input: { email, role: 'ORG:DOCTOR' } },
     );
-    expect(sent.body.data.sendInvitation).toMatchObject({ status: 'pending', email, organization: { id: org.id } });
+    expect(sent.body.data.sendInvitation.userErrors).toEqual([]);
+    expect(sent.body.data.sendInvitation.invitation).toMatchObject({ status: 'pending', email, organization: { id: org.id } });
+    // Inviting the same email again while that invitation is pending is the user's to fix, and a bad role names the field.
+    const again = await owner.api.graphql(
+      'mutation($org: ID!, $input: SendInvitationInput!) { sendInvitation(organizationId: $org, input: $input) { invitation { id } userErrors { field message code } } }',
+      { org: org.id, input: { email, role: 'ORG:NURSE' } },
+    );
+    expect(again.body.data.sendInvitation).toEqual({
+      invitation: null,
+      userErrors: [{ field: null, message: `${email} already has a pending invitation to this organization`, code: 'DUPLICATE' }],
+    });
+    const badRole = await owner.api.graphql(
+      'mutation($org: ID!, $input: SendInvitationInput!) { sendInvitation(organizationId: $org, input: $input) { invitation { id } userErrors { field code } } }',
+      { org: org.id, input: { email: uniqueEmail('gql'), role: 'ORG:WIZARD' } },
+    );
+    expect(badRole.body.data.sendInvitation).toEqual({ invitation: null, userErrors: [{ field: ['input', 'role'], code: 'INVALID' }] });
     const { data } = await lastMail(email, 'organization_invitation');
     const invitee: SignedUp = await signUp(app.api, { email, registration_role: 'DOCTOR' });
     const accepted = await invitee.api.graphql(

@@ -168,6 +168,32 @@ describe('organization patients', () => {
     expect(dup.body.error.code).toBe('CONFLICT');
   });
 
+  it('answers GraphQL clients a number taken and a national id without its country as userErrors, the patient null', async () => {
+    const org = await createOrganization(doctor.api);
+    const mutation = `mutation($i: CreatePatientInput!) {
+      createPatient(input: $i) { patient { mrn } userErrors { field message code } }
+    }`;
+    const input = { organizationId: org.id, firstName: 'Wanjiru', lastName: 'Kamau', dateOfBirth: '1988-04-12', mrn: 'G-7' };
+    const first = await doctor.api.graphql(mutation, { i: input });
+    expect(first.body.data.createPatient).toEqual({ patient: { mrn: 'G-7' }, userErrors: [] });
+    const taken = await doctor.api.graphql(mutation, { i: input });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createPatient).toEqual({
+      patient: null,
+      userErrors: [{ field: null, message: 'Medical record number G-7 is already used in this organization', code: 'DUPLICATE' }],
+    });
+    const half = await doctor.api.graphql(mutation, { i: { ...input, mrn: 'G-8', nationalId: '12345678' } });
+    expect(half.body.data.createPatient).toEqual({
+      patient: null,
+      userErrors: [{ field: ['input', 'nationalIdCountry'], message: 'is required with nationalId', code: 'INVALID' }],
+    });
+    // Not the user's to fix: another organization's patients stay a top-level error.
+    const stranger = await signUp(app.api, { registration_role: 'DOCTOR' });
+    const denied = await stranger.api.graphql(mutation, { i: { ...input, mrn: 'G-9' } });
+    expect(denied.body.data).toBeNull();
+    expect(['FORBIDDEN', 'NOT_FOUND']).toContain(denied.body.errors[0].extensions.code);
+  });
+
   it('lists, reads and searches by MRN, with pagination', async () => {
     const org = await createOrganization(doctor.api);
     for (let i = 0; i < 3; i++) await register(doctor.api, org.id, { ...SAMPLE_PATIENT, first_name: `P${i}` });

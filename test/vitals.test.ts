@@ -135,6 +135,15 @@ describe('vitals', () => {
     expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['create', 'delete']));
   });
 
+  it('marks a record entered in error through GraphQL (markVitalEnteredInError); a second time it is NOT_FOUND', async () => {
+    const id = (await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals })).body.data.id;
+    const mark = 'mutation($id: ID!) { markVitalEnteredInError(id: $id) { id status } }';
+    const res = await c.doctor.api.graphql(mark, { id });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.markVitalEnteredInError).toEqual({ id, status: 'entered_in_error' });
+    expect((await c.doctor.api.graphql(mark, { id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
   it("refuses other organizations' clinicians (404), unclinical members (403) and anonymous callers (401)", async () => {
     const id = (await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals })).body.data.id;
     expect((await stranger.api.get(`/api/vitals/${id}`)).status).toBe(404);

@@ -240,6 +240,47 @@ describe('members, shift types and coverage requirements', () => {
     expect((await w.manager.api.get(`/api/workforce/shift-types/${day.body.data.id}`)).body.data.name).toBe('Day');
   });
 
+  it('answers GraphQL clients a name taken, times that disagree and a requirement already set as userErrors', async () => {
+    const w = await ward({});
+    const create = `mutation($input: CreateShiftTypeInput!) {
+      createShiftType(input: $input) { shiftType { id name crossesMidnight } userErrors { field message code } }
+    }`;
+    const input = { name: 'Early', startTime: '06:00', endTime: '14:00' };
+    const first = await w.manager.api.graphql(create, { input });
+    expect(first.body.data.createShiftType).toEqual({
+      shiftType: { id: expect.any(String), name: 'Early', crossesMidnight: false },
+      userErrors: [],
+    });
+    const taken = await w.manager.api.graphql(create, { input });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createShiftType).toEqual({
+      shiftType: null,
+      userErrors: [{ field: null, message: 'A shift type named Early already exists', code: 'DUPLICATE' }],
+    });
+    const disagree = await w.manager.api.graphql(create, { input: { ...input, name: 'Later', crossesMidnight: true } });
+    expect(disagree.body.data.createShiftType).toEqual({
+      shiftType: null,
+      userErrors: [{ field: ['input', 'crossesMidnight'], message: expect.stringMatching(/^must be false/), code: 'INVALID' }],
+    });
+    const requirement = `mutation($input: CreateCoverageRequirementInput!) {
+      createCoverageRequirement(input: $input) { coverageRequirement { minStaff } userErrors { field message code } }
+    }`;
+    const shiftTypeId = first.body.data.createShiftType.shiftType.id;
+    const set = await w.manager.api.graphql(requirement, { input: { shiftTypeId, minStaff: 2 } });
+    expect(set.body.data.createCoverageRequirement).toEqual({ coverageRequirement: { minStaff: 2 }, userErrors: [] });
+    const again = await w.manager.api.graphql(requirement, { input: { shiftTypeId, minStaff: 3 } });
+    expect(again.body.data.createCoverageRequirement).toEqual({
+      coverageRequirement: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/already exists/), code: 'DUPLICATE' }],
+    });
+    // A shift type that is not the organization's is no user error: NOT_FOUND, top-level.
+    const unknown = await w.manager.api.graphql(requirement, {
+      input: { shiftTypeId: '00000000-0000-4000-8000-000000000000', minStaff: 1 },
+    });
+    expect(unknown.body.data).toBeNull();
+    expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
   it('takes coverage requirements per day of the week, once per shift type and day', async () => {
     const w = await ward({ types: [DAY_SHIFT] });
     const day = w.shiftTypes.Day;

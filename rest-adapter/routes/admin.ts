@@ -11,7 +11,13 @@ export default defineRoutes('Auth and admin', [
   {
     method: 'PATCH',
     path: '/api/admin/users/:id/status',
-    operation: 'SetUserStatus',
+    operation: 'SuspendUser',
+    operationId: 'SetUserStatus',
+    operationBy: {
+      field: 'status',
+      type: 'UserStatus',
+      operations: { active: 'ActivateUser', suspended: 'SuspendUser' },
+    },
     summary: 'Update user status (`active` or `suspended`, optional `reason`) (Super Admin)',
     description: 'Suspending a user ends their sessions and rejects their tokens and their API keys at once.',
     access: 'super-admin',

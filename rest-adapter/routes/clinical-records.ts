@@ -24,7 +24,8 @@ export default defineRoutes('Clinical records', [
   {
     method: 'DELETE',
     path: '/api/clinical-records/:id',
-    operation: 'DeleteClinicalRecord',
+    operation: 'MarkClinicalRecordEnteredInError',
+    operationId: 'DeleteClinicalRecord',
     summary: 'Delete a clinical record (kept with its versions, hidden from reads)',
   },
   {

@@ -12,6 +12,7 @@ export default defineRoutes('Conversations', [
     path: '/api/organizations/:org_id/conversations',
     operation: 'CreateConversation',
     summary: 'Start a conversation with members (`subject`, `participant_ids`, `patient_id`)',
+    synonyms: { title: 'subject' },
     status: 201,
   },
   {
@@ -31,6 +32,7 @@ export default defineRoutes('Conversations', [
     path: '/api/organizations/:org_id/conversations/:id/messages',
     operation: 'SendMessage',
     summary: 'Send a message (`body`, 1 to 5000 characters)',
+    synonyms: { content: 'body', message: 'body' },
     status: 201,
   },
 ]);

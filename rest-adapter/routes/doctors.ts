@@ -42,6 +42,11 @@ export default defineRoutes('Doctors', [
     path: '/api/doctors/:id/verify',
     operation: 'VerifyDoctor',
     summary: 'Approve or reject a pending profile (`decision`: approve or reject; `reason` required to reject)',
+    // Older clients send the status wanted, or a boolean.
+    synonyms: {
+      status: { to: 'decision', value: (v) => ({ approved: 'approve', rejected: 'reject' })[String(v)] ?? v },
+      approved: { to: 'decision', value: (v) => (v === true ? 'approve' : v === false ? 'reject' : v) },
+    },
     access: 'admin',
   },
   {

@@ -21,7 +21,18 @@ export default defineRoutes('Imaging studies', [
   {
     method: 'PATCH',
     path: '/api/imaging-studies/:id/status',
-    operation: 'UpdateImagingStudyStatus',
+    operation: 'MakeImagingStudyAvailable',
+    operationId: 'UpdateImagingStudyStatus',
+    operationBy: {
+      field: 'status',
+      type: 'ImagingStudyStatus',
+      operations: {
+        available: 'MakeImagingStudyAvailable',
+        cancelled: 'CancelImagingStudy',
+        entered_in_error: 'MarkImagingStudyEnteredInError',
+      },
+      refused: { registered: { code: 'VALIDATION_ERROR', message: 'must be one of: available, cancelled, entered_in_error' } },
+    },
     summary: 'Change the status of an imaging study (`status`: `available`, `cancelled`, `entered_in_error`; `reason`)',
   },
 ]);

@@ -32,7 +32,21 @@ export default defineRoutes('Supply marketplace: orders', [
   {
     method: 'POST',
     path: '/api/marketplace/orders/:id/transition',
-    operation: 'TransitionSupplyOrder',
+    operation: 'VerifySupplyOrder',
+    operationId: 'TransitionSupplyOrder',
+    operationBy: {
+      field: 'status',
+      type: 'SupplyOrderStatus',
+      operations: {
+        verified: 'VerifySupplyOrder',
+        paid: 'PaySupplyOrder',
+        packed: 'PackSupplyOrder',
+        dispatched: 'DispatchSupplyOrder',
+        delivered: 'DeliverSupplyOrder',
+        cancelled: 'CancelSupplyOrder',
+      },
+      refused: { pending: { code: 'CONFLICT', message: 'A supply order cannot return to pending' } },
+    },
     summary: 'Move an order to `status` (verified, paid, packed, dispatched, delivered, cancelled); 409 when the machine does not allow it',
   },
   {

@@ -6,7 +6,7 @@ export default defineRoutes('Master patient index', [
     method: 'POST',
     path: '/api/mpi/match',
     operation: 'MatchPatients',
-    values: { gender: anyCase },
+    synonyms: { gender: anyCase('gender') },
     summary: "Find matching patients by demographics (or `patient_id`): candidates scored in [0, 1] with each field's contribution",
     access: 'admin',
   },

@@ -14,7 +14,8 @@ export default defineRoutes('Observations', [
   {
     method: 'POST',
     path: '/api/observations',
-    operation: 'CreateObservation',
+    operation: 'RecordObservation',
+    operationId: 'CreateObservation',
     summary:
       'Record an observation (`patient_id`, LOINC `code`, `value_quantity` with UCUM `unit` or `value_string`, `status`, `effective_at`); ' +
       '`value` is accepted too: a number as `value_quantity`, text as `value_string`',
@@ -32,7 +33,8 @@ export default defineRoutes('Observations', [
   {
     method: 'DELETE',
     path: '/api/observations/:id',
-    operation: 'DeleteObservation',
+    operation: 'MarkObservationEnteredInError',
+    operationId: 'DeleteObservation',
     summary: 'Delete an observation: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);

@@ -25,7 +25,14 @@ export default defineRoutes('Organizations', [
   {
     method: 'PATCH',
     path: '/api/organizations/:id/status',
-    operation: 'UpdateOrganizationStatus',
+    operation: 'ActivateOrganization',
+    operationId: 'UpdateOrganizationStatus',
+    operationBy: {
+      field: 'status',
+      type: 'OrganizationStatus',
+      operations: { active: 'ActivateOrganization', suspended: 'SuspendOrganization', closed: 'CloseOrganization' },
+      refused: { pending: { code: 'CONFLICT', message: 'An organization cannot return to pending' } },
+    },
     summary: 'Activate, suspend or close an organization (`status`, `reason`); platform administrators',
     description: 'Closed is final: a closed organization cannot be reopened (409).',
     access: 'admin',

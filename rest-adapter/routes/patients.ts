@@ -1,13 +1,13 @@
 import { anyCase, defineRoutes } from '../route';
 
 /** `gender` is taken in any letter case, as it was before it became an enum. */
-const GENDER = { gender: anyCase };
+const GENDER = { gender: anyCase('gender') };
 
 export default defineRoutes('Patients', [
-  { method: 'POST', path: '/api/patients', operation: 'CreatePatient', summary: 'Create a patient profile', status: 201, values: GENDER },
+  { method: 'POST', path: '/api/patients', operation: 'CreatePatient', summary: 'Create a patient profile', status: 201, synonyms: GENDER },
   { method: 'GET', path: '/api/patients/me', operation: 'MyPatientProfile', summary: "Get the current patient's profile" },
   { method: 'GET', path: '/api/patients/:id', operation: 'Patient', summary: 'Get a patient by id' },
-  { method: 'PATCH', path: '/api/patients/:id', operation: 'UpdatePatient', summary: 'Update a patient profile', values: GENDER },
+  { method: 'PATCH', path: '/api/patients/:id', operation: 'UpdatePatient', summary: 'Update a patient profile', synonyms: GENDER },
   {
     method: 'GET',
     path: '/api/organizations/:org_id/patients',
@@ -17,10 +17,11 @@ export default defineRoutes('Patients', [
   {
     method: 'POST',
     path: '/api/organizations/:org_id/patients',
-    operation: 'RegisterOrganizationPatient',
+    operation: 'CreateOrganizationPatient',
+    operationId: 'RegisterOrganizationPatient',
     summary: 'Register a patient for an organization; assigns a medical record number when none is given',
     status: 201,
-    values: GENDER,
+    synonyms: GENDER,
   },
   {
     method: 'GET',

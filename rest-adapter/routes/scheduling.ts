@@ -85,7 +85,23 @@ export default defineRoutes('Scheduling', [
   {
     method: 'PATCH',
     path: '/api/appointments/:id/status',
-    operation: 'UpdateAppointmentStatus',
+    operation: 'ConfirmAppointment',
+    operationId: 'UpdateAppointmentStatus',
+    operationBy: {
+      field: 'status',
+      type: 'AppointmentStatus',
+      operations: {
+        confirmed: 'ConfirmAppointment',
+        checked_in: 'CheckInAppointment',
+        in_progress: 'StartAppointment',
+        completed: 'CompleteAppointment',
+        cancelled: 'CancelAppointment',
+        no_show: 'MarkAppointmentNoShow',
+      },
+      refused: {
+        booked: { code: 'VALIDATION_ERROR', message: 'cannot be set to booked; it is where every appointment starts' },
+      },
+    },
     summary: 'Update appointment status (`status`, `reason`); 409 when the move is not allowed',
   },
   {
@@ -106,6 +122,8 @@ export default defineRoutes('Scheduling', [
     path: '/api/appointment-requests',
     operation: 'CreateAppointmentRequest',
     summary: 'Request an appointment (`resource_id` or `doctor_id`, `preferred_start`, `preferred_end`, `reason`)',
+    // Clients that send the booking names.
+    synonyms: { start_time: 'preferred_start', end_time: 'preferred_end' },
     status: 201,
   },
   {

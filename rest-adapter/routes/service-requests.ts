@@ -21,7 +21,22 @@ export default defineRoutes('Service requests', [
   {
     method: 'PATCH',
     path: '/api/service-requests/:id/status',
-    operation: 'UpdateServiceRequestStatus',
+    operation: 'ActivateServiceRequest',
+    operationId: 'UpdateServiceRequestStatus',
+    operationBy: {
+      field: 'status',
+      type: 'ServiceRequestStatus',
+      operations: {
+        active: ['ActivateServiceRequest', 'ResumeServiceRequest'],
+        on_hold: 'HoldServiceRequest',
+        completed: 'CompleteServiceRequest',
+        revoked: 'RevokeServiceRequest',
+        entered_in_error: 'MarkServiceRequestEnteredInError',
+      },
+      refused: {
+        draft: { code: 'VALIDATION_ERROR', message: 'must be one of: active, on_hold, completed, revoked, entered_in_error' },
+      },
+    },
     summary: 'Change the status of a service request (`status`: `active`, `on_hold`, `completed`, `revoked`, `entered_in_error`; `reason`)',
   },
 ]);

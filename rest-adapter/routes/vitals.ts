@@ -21,7 +21,8 @@ export default defineRoutes('Vitals', [
   {
     method: 'DELETE',
     path: '/api/vitals/:id',
-    operation: 'DeleteVital',
+    operation: 'MarkVitalEnteredInError',
+    operationId: 'DeleteVital',
     summary: 'Delete a vital sign record: marked `entered_in_error`, kept, hidden from reads',
   },
 ]);

@@ -21,11 +21,19 @@ export async function connectionForPatient<T extends { id: string; patientId: st
   args: ConnectionArgs,
 ): Promise<Connection<T>> {
   windowOf(args); // bad arguments are the caller's error whatever their permissions
-  if (!(await accessBasis(ctx, patient, 'clinical:read')))
-    throw errors.forbidden('Reading clinical data needs the clinical:read permission');
+  await requireClinicalRead(ctx, patient);
   const connection = await keysetConnection(ctx, list, patient.id, args);
   auditRead(ctx, { action: 'list', resourceType: list.resourceType, patientId: patient.id, organizationId: patient.organizationId });
   return connection;
+}
+
+/**
+ * The rule of a clinical join on a patient the caller already reads (`patients:read`): its clinical data needs
+ * `clinical:read` (or the patient's own profile, a consent, ...: `accessBasis`), else FORBIDDEN on the field only.
+ */
+export async function requireClinicalRead(ctx: SubgraphContext, patient: Patient): Promise<void> {
+  if (!(await accessBasis(ctx, patient, 'clinical:read')))
+    throw errors.forbidden('Reading clinical data needs the clinical:read permission');
 }
 
 /** A list of a patient's rows (`patient_id`), newest first by `sortColumn`, for `connectionForPatient`. */

@@ -9,6 +9,13 @@ export default defineModule({
   description: "A patient's allergies and intolerances with severity and criticality",
   entities: [Allergy],
   resolvers: [
+    referenceFields(Allergy, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(Allergy),
     referenceFields(Allergy, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     AllergyResolver,

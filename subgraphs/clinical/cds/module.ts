@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { AdverseEvent, CdsAlert, DrugInteractionRule, EarlyWarningScore } from './cds.entity';
 import { ADVERSE_EVENT_REPORTED, CRITICAL_CARD, CRITICAL_SCORE } from './cds.events';
 import {
@@ -17,6 +18,15 @@ export default defineModule({
     'Decision support: drug interaction and drug allergy checks against shipped, sourced knowledge, NEWS2, panic values, adverse drug reactions, patient risk, CDS Hooks services',
   entities: [DrugInteractionRule, EarlyWarningScore, AdverseEvent, CdsAlert],
   resolvers: [
+    referenceFields(DrugInteractionRule, { updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    referenceFields(AdverseEvent, {
+      reportedByUser: { id: 'reportedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     DrugInteractionResolver,
     EarlyWarningResolver,
     PanicValueResolver,

@@ -1,7 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
-import { byIds, PageArgs } from '../../../shared/model';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
+import { byIds, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageArgs } from '../../../shared/model';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { loadPatient } from '../access/patient-access';
 import { AppointmentRef } from '../clinical-sessions/appointment-ref';
 import { Recording } from '../clinical-sessions/recording.entity';
@@ -14,6 +16,7 @@ import { ClinicalNoteService } from './clinical-note.service';
 import {
   AddDictationAudioArgs,
   AddDictationTextArgs,
+  ClinicalNoteConnection,
   ClinicalNotePage,
   CreateClinicalNoteInput,
   DictationSegmentPage,
@@ -21,6 +24,7 @@ import {
   PatientNoteListArgs,
   StartDictationInput,
   UpdateClinicalNoteInput,
+  UpdateClinicalNotePayload,
 } from './clinical-note.types';
 import { DictationSegment, DictationSession } from './dictation.entity';
 import { DictationService } from './dictation.service';
@@ -54,7 +58,10 @@ export class ClinicalNoteResolver {
     return this.service.listForPatient(ctx, patientId, args);
   }
 
-  @Mutation(() => ClinicalNote, { description: 'Change a draft note (a new version); a signed note is frozen (409)' })
+  @PayloadMutation(UpdateClinicalNotePayload, {
+    description:
+      'Change a draft note (a new version). A signed note is frozen; that, a stale expectedVersion or a bad field is a user error',
+  })
   updateClinicalNote(
     @Arg('id', () => ID, { description: 'The note' }) id: string,
     @Arg('input', { description: 'The changes' }) input: UpdateClinicalNoteInput,
@@ -192,5 +199,34 @@ export class DictationSegmentResolver {
   @FieldResolver(() => Transcript, { nullable: true, description: 'The transcript of an audio segment' })
   transcript(@Root() segment: DictationSegment, @Ctx() ctx: SubgraphContext) {
     return load(ctx, 'transcript', Transcript, segment.transcriptId);
+  }
+}
+
+/** `appointment { clinicalNotes }`: the notes of each appointment, batched across appointments. */
+@Resolver(() => AppointmentRef)
+export class AppointmentClinicalNotesResolver {
+  private readonly service = new ClinicalNoteService();
+
+  @FieldResolver(() => ClinicalNoteConnection, {
+    nullable: true,
+    description:
+      "Clinical notes written for the appointment (each with its encounter's clinical record), newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller who may not read the patient's",
+  })
+  @Directive('@requires(fields: "patientId organizationId")')
+  clinicalNotes(@Root() appointment: AppointmentRef, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forAppointment(ctx, appointment, args);
+  }
+
+  @FieldResolver(() => [ClinicalRecord], {
+    nullable: true,
+    description: `The clinical records (encounters) the appointment's notes document, newest first, at most \`first\`; batched across appointments. Clinical data: null with a FORBIDDEN error for a caller who may not read the patient's`,
+  })
+  @Directive('@requires(fields: "patientId organizationId")')
+  clinicalRecords(
+    @Root() appointment: AppointmentRef,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `How many, 1 to ${MAX_PAGE_SIZE}` }) first: number,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.encountersForAppointment(ctx, appointment, first);
   }
 }

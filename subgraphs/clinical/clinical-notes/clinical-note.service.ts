@@ -1,12 +1,14 @@
 import { wrap, type FilterQuery } from '@mikro-orm/core';
 import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { clock } from '../../../shared/clock';
+import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList } from '../../../shared/connection';
+import { can } from '../../../shared/permissions';
 import { errors, type FieldIssue } from '../../../shared/errors';
-import { changedKeys, isUuid, paginate, patchFrom, type PageResult } from '../../../shared/model';
+import { changedKeys, isUuid, MAX_PAGE_SIZE, paginate, patchFrom, type PageResult } from '../../../shared/model';
 import { lockedChange } from '../../../shared/locked-change';
 import { emitEvent } from '../../../shared/outbox';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { readablePatient, writablePatient } from '../access/patient-access';
+import { accessBasis, loadPatient, readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, writableRow } from '../access/patient-rows';
 import { requireAppointmentOf } from '../clinical-sessions/appointment-ref';
 import { Recording } from '../clinical-sessions/recording.entity';
@@ -18,6 +20,41 @@ import type { CreateClinicalNoteInput, PatientNoteListArgs, UpdateClinicalNoteIn
 
 const RESOURCE = 'clinical_note';
 const WHAT = 'Clinical note';
+const APPOINTMENT_NOTES: KeysetList<ClinicalNote> = {
+  name: 'appointment:clinical-note',
+  entity: ClinicalNote,
+  parentColumn: 'appointment_id',
+  sortColumn: 'created_at',
+};
+/** What the org subgraph tells about an appointment (`@requires`). */
+export interface AppointmentFacts {
+  id: string;
+  patientId?: string | null;
+  organizationId?: string | null;
+}
+
+const encountersSql = new Map<string, string>();
+
+/** The encounters the notes of each appointment document, newest first, numbered per appointment. */
+function appointmentEncountersSql(ctx: SubgraphContext): string {
+  const records = ctx.em.getMetadata().get(ClinicalRecord.name);
+  const notes = ctx.em.getMetadata().get(ClinicalNote.name);
+  const schema = records.schema ?? ctx.em.config.get('schema') ?? 'clinical';
+  const cached = encountersSql.get(schema);
+  if (cached) return cached;
+  const columns = records.props
+    .filter((p) => !p.lazy && p.persist !== false && p.fieldNames?.length)
+    .flatMap((p) => p.fieldNames.map((f) => `"${f}"`));
+  const sql =
+    `select ${columns.join(', ')}, "__appointment" from (select r.*, n."appointment_id" as "__appointment", ` +
+    `row_number() over (partition by n."appointment_id" order by r."created_at" desc, r."id" desc) as "__rn" ` +
+    `from "${schema}"."${records.tableName}" r join (select distinct "appointment_id", "encounter_id" from "${schema}"."${notes.tableName}" ` +
+    `where "appointment_id" in (?) and "encounter_id" is not null) n on n."encounter_id" = r."id" where r."deleted_at" is null) ranked ` +
+    `where "__rn" <= ? order by "__appointment", "__rn"`;
+  encountersSql.set(schema, sql);
+  return sql;
+}
+
 const CONTENT = [...SOAP_SECTIONS, 'text'] as const;
 type Content = Partial<Record<SoapSection | 'text', string | null | undefined>>;
 
@@ -89,6 +126,56 @@ export class ClinicalNoteService {
     const note = await readableRow(ctx, ClinicalNote, id, WHAT);
     auditRowsRead(ctx, 'read', RESOURCE, [note]);
     return note;
+  }
+
+  /**
+   * `appointment { clinicalNotes }`: the notes written for an appointment, newest first, by cursor; batched across
+   * appointments. A note is written for an appointment of its own patient (or, for an appointment booked without a
+   * patient profile, of its patient's organization), so the rule is the clinical data of that patient
+   * (`clinical:read`, the patient, a consent) or of that organization: otherwise FORBIDDEN on the field.
+   */
+  async forAppointment(ctx: SubgraphContext, appointment: AppointmentFacts, args: ConnectionArgs): Promise<Connection<ClinicalNote>> {
+    windowOf(args);
+    await this.requireAppointmentClinicalRead(ctx, appointment);
+    const connection = await keysetConnection(ctx, APPOINTMENT_NOTES, appointment.id, args);
+    auditRowsRead(ctx, 'list', RESOURCE, connection.nodes);
+    return connection;
+  }
+
+  /**
+   * `appointment { clinicalRecords }`: the clinical records (encounters) the appointment's notes document, newest
+   * first, at most `first` per appointment; one statement for every appointment of a response. The rule of
+   * `forAppointment`.
+   */
+  async encountersForAppointment(ctx: SubgraphContext, appointment: AppointmentFacts, first: number): Promise<ClinicalRecord[]> {
+    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) throw errors.invalidField('first', `must be 1 to ${MAX_PAGE_SIZE}`);
+    await this.requireAppointmentClinicalRead(ctx, appointment);
+    const records = await ctx
+      .loader<string, ClinicalRecord[]>(`appointment-encounters:${first}`, async (ids) => {
+        const rows = await ctx.em
+          .getConnection()
+          .execute<Record<string, unknown>[]>(appointmentEncountersSql(ctx), [ids, first], 'all', ctx.em.getTransactionContext());
+        const byAppointment = new Map<string, ClinicalRecord[]>();
+        for (const { __appointment: appointmentId, __rn: _rank, ...row } of rows) {
+          const list = byAppointment.get(String(appointmentId)) ?? [];
+          list.push(ctx.em.map(ClinicalRecord, row as never));
+          byAppointment.set(String(appointmentId), list);
+        }
+        return ids.map((id) => byAppointment.get(id) ?? []);
+      })
+      .load(appointment.id);
+    const found = records ?? [];
+    auditRowsRead(ctx, 'list', 'clinical_record', found);
+    return found;
+  }
+
+  /** The clinical data of an appointment's patient (or, without a patient profile, of its organization): FORBIDDEN otherwise. */
+  private async requireAppointmentClinicalRead(ctx: SubgraphContext, appointment: AppointmentFacts): Promise<void> {
+    const patient = appointment.patientId ? await loadPatient(ctx, appointment.patientId) : null;
+    const allowed = patient
+      ? !!(await accessBasis(ctx, patient, 'clinical:read'))
+      : !!appointment.organizationId && can(ctx.viewer, 'clinical:read', appointment.organizationId);
+    if (!allowed) throw errors.forbidden('Reading clinical data needs the clinical:read permission');
   }
 
   /** A patient's notes, newest first. */

@@ -1,6 +1,8 @@
+import { ConnectionOf } from '../../../shared/connection';
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsText } from '../../../shared/validation';
 import { CompleteAudioArgs } from '../clinical-sessions/sessions.types';
 import { ClinicalNote, NoteFormat, NoteStatus } from './clinical-note.entity';
@@ -80,10 +82,18 @@ export class UpdateClinicalNoteInput {
   @IsText(TEXT)
   text?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The version being edited; a newer one on the server is a 409' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version being edited; when the record is at another, the change is refused (STALE_VERSION; 409 on REST)',
+  })
   @Min(1, { message: 'must be at least 1' })
   expectedVersion?: number;
 }
+
+@ObjectType({
+  description: 'What updateClinicalNote answers: the changed note, or what the user must fix (a stale expectedVersion, a signed note)',
+})
+export class UpdateClinicalNotePayload extends PayloadOf(ClinicalNote, 'clinicalNote') {}
 
 @ArgsType()
 export class PatientNoteListArgs extends PageArgs {
@@ -93,6 +103,9 @@ export class PatientNoteListArgs extends PageArgs {
 
 @ObjectType()
 export class ClinicalNotePage extends PageOf(ClinicalNote) {}
+
+@ObjectType({ description: 'Clinical notes by cursor, newest first' })
+export class ClinicalNoteConnection extends ConnectionOf(ClinicalNote, 'ClinicalNote') {}
 
 // --- dictation -------------------------------------------------------------------------------------------------------
 

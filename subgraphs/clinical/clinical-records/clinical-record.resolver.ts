@@ -3,6 +3,7 @@ import { PageArgs } from '../../../shared/model';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
+import { PayloadMutation } from '../../../shared/user-errors';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import { ClinicalRecordService } from './clinical-record.service';
@@ -11,6 +12,7 @@ import {
   ClinicalRecordPage,
   CreateClinicalRecordInput,
   UpdateClinicalRecordInput,
+  UpdateClinicalRecordPayload,
   ClinicalRecordConnection,
 } from './clinical-record.types';
 
@@ -62,7 +64,9 @@ export class ClinicalRecordResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => ClinicalRecord, { description: 'Change a record; the previous text stays as a version' })
+  @PayloadMutation(UpdateClinicalRecordPayload, {
+    description: 'Change a record; the previous text stays as a version. A stale expectedVersion or a bad field is a user error',
+  })
   updateClinicalRecord(
     @Arg('id', () => ID, { description: 'The clinical record' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateClinicalRecordInput,
@@ -71,8 +75,10 @@ export class ClinicalRecordResolver {
     return this.service.update(ctx, id, input);
   }
 
-  @Mutation(() => ClinicalRecord, { description: 'Delete a record: hidden from lists and reads, kept with its versions' })
-  deleteClinicalRecord(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
+  @Mutation(() => ClinicalRecord, {
+    description: 'Mark a clinical record entered in error: kept with its versions, hidden from lists and reads',
+  })
+  markClinicalRecordEnteredInError(@Arg('id', () => ID, { description: 'The clinical record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 

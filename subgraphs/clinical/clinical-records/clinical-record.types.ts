@@ -1,5 +1,6 @@
 import { Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
+import { PayloadOf } from '../../../shared/user-errors';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
@@ -36,13 +37,19 @@ export class UpdateClinicalRecordInput {
   @IsText(50000)
   notes?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The version being edited; a newer one on the server is a 409' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version being edited; when the record is at another, the change is refused (STALE_VERSION; 409 on REST)',
+  })
   @Min(1, { message: 'must be at least 1' })
   expectedVersion?: number;
 }
 
 @ObjectType()
 export class ClinicalRecordPage extends PageOf(ClinicalRecord) {}
+
+@ObjectType({ description: 'What updateClinicalRecord answers: the changed record, or what the user must fix (a stale expectedVersion)' })
+export class UpdateClinicalRecordPayload extends PayloadOf(ClinicalRecord, 'clinicalRecord') {}
 
 @ObjectType()
 export class AuditEventPage extends PageOf(AuditEvent) {}

@@ -1,6 +1,6 @@
 import { defineModule } from '../../../shared/module';
 import { referenceFields } from '../../../shared/refs';
-import { patientField } from '../patients/patient-link';
+import { patientField, recordFields } from '../patients/patient-link';
 import { ClinicalRecord, ClinicalRecordVersion } from './clinical-record.entity';
 import { CLINICAL_RECORD_UPDATED } from './clinical-record.events';
 import { ClinicalRecordResolver, PatientClinicalRecordsResolver } from './clinical-record.resolver';
@@ -10,6 +10,16 @@ export default defineModule({
   description: 'Clinical records (encounters) with a version on every change, soft delete and an audit trail',
   entities: [ClinicalRecord, ClinicalRecordVersion],
   resolvers: [
+    recordFields(ClinicalRecordVersion, {
+      record: { id: 'recordId', type: ClinicalRecord, hidden: (r) => !!(r as ClinicalRecord).deletedAt },
+    }),
+    referenceFields(ClinicalRecord, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(ClinicalRecord),
     referenceFields(ClinicalRecord, { author: { id: 'authorId', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     referenceFields(ClinicalRecordVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),

@@ -5,12 +5,23 @@ import { isUuid } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Patient } from '../patients/patient.entity';
 
-/** An appointment of the org subgraph, referred to by id; the gateway fetches its fields there. */
+/**
+ * An appointment of the org subgraph, referred to by id; the gateway fetches its fields there. This subgraph adds the
+ * appointment's clinical notes, for which it needs the appointment's patient and organization (`@requires`).
+ */
 @ObjectType('Appointment', { description: 'An appointment (owned by the org subgraph)' })
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "id")')
 export class AppointmentRef {
   @Field(() => ID, { description: "The appointment's id" })
   id!: string;
+
+  @Directive('@external')
+  @Field(() => ID, { nullable: true })
+  patientId?: string | null;
+
+  @Directive('@external')
+  @Field(() => ID)
+  organizationId?: string;
 }
 
 const APPOINTMENT =

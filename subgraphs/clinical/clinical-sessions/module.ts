@@ -1,4 +1,7 @@
 import { defineModule } from '../../../shared/module';
+import { DictationSession } from '../clinical-notes/dictation.entity';
+import { recordFields } from '../patients/patient-link';
+import { referenceFields } from '../../../shared/refs';
 import { ActionItem, ActionItemStatus } from './action-item.entity';
 import { AppointmentRef } from './appointment-ref';
 import { Extraction } from './extraction.entity';
@@ -14,7 +17,52 @@ export default defineModule({
     'Recorded clinical sessions (audio streamed to object storage), transcription through a speech-to-text provider on the bus, ' +
     'structured extraction committed to the chart, and action items',
   entities: [Recording, Transcript, Extraction, ActionItem],
-  resolvers: [RecordingResolver, TranscriptResolver, ExtractionResolver, ActionItemResolver],
+  resolvers: [
+    recordFields(Extraction, { recording: { id: 'recordingId', type: Recording } }),
+    recordFields(ActionItem, { extraction: { id: 'extractionId', type: Extraction } }),
+    recordFields(Recording, { dictation: { id: 'dictationId', type: DictationSession } }),
+    referenceFields(ActionItem, {
+      assignee: { id: 'assigneeId', type: 'User' },
+      createdByUser: { id: 'createdBy', type: 'User' },
+      completedByUser: { id: 'completedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(Recording, {
+      clinician: { id: 'clinicianId', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(Transcript, {
+      requestedByUser: { id: 'requestedBy', type: 'User' },
+      submittedByUser: { id: 'submittedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(Extraction, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      committedByUser: { id: 'committedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    RecordingResolver,
+    TranscriptResolver,
+    ExtractionResolver,
+    ActionItemResolver,
+  ],
   orphanedTypes: [AppointmentRef],
   topics: [TRANSCRIPTION_REQUESTED, TRANSCRIPT_COMPLETED, EXTRACTION_COMMITTED],
   consumers: [transcriptionJobs],

@@ -1,8 +1,25 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { Patient } from '../patients/patient.entity';
 import { Consent } from './consent.entity';
 import { ConsentService } from './consent.service';
-import { ConsentListArgs, ConsentPage, GrantConsentInput, RequestConsentInput } from './consent.types';
+import { ConsentConnection, ConsentListArgs, ConsentPage, GrantConsentInput, RequestConsentInput } from './consent.types';
+
+/** `patient { consents }`: the patient's consents the caller may see, batched across patients. */
+@Resolver(() => Patient)
+export class PatientConsentsResolver {
+  private readonly service = new ConsentService();
+
+  @FieldResolver(() => ConsentConnection, {
+    nullable: true,
+    description:
+      "Consents about the patient, newest first, by cursor: all of them for the patient and their organization's clinicians, otherwise those the caller is party to; null with FORBIDDEN for API keys",
+  })
+  consents(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forPatient(ctx, patient, args);
+  }
+}
 
 @Resolver(() => Consent)
 export class ConsentResolver {

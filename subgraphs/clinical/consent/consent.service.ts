@@ -1,5 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
+import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetScope } from '../../../shared/connection';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { can, requireUser } from '../../../shared/permissions';
@@ -7,12 +8,27 @@ import { organizationStatus } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { isPlatformAdmin, membershipRole, type Viewer } from '../../../shared/viewer';
 import { loadPatient } from '../access/patient-access';
+import { patientList } from '../access/patient-graph';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
 import { Patient } from '../patients/patient.entity';
 import { CONSENT, Consent, ConsentStatus } from './consent.entity';
 import type { ConsentListArgs, GrantConsentInput, RequestConsentInput } from './consent.types';
 
 const RESOURCE = 'consent';
+
+const CONSENT_LIST = patientList(RESOURCE, Consent, { sortColumn: 'created_at' });
+
+/**
+ * The consents of a patient a caller who does not decide for the patient is party to (as `consent(id)` has it): given
+ * to them or their organizations, or asked for by them.
+ */
+function partyScope(viewer: Viewer): KeysetScope {
+  const orgs = viewer.memberships.map((m) => m.organizationId);
+  return {
+    sql: `grantee_user_id = ? or requested_by = ?${orgs.length ? ' or grantee_organization_id in (?)' : ''}`,
+    params: [viewer.userId, viewer.userId, ...(orgs.length ? [orgs] : [])],
+  };
+}
 
 /**
  * Who decides for a patient: the patient, or (recording a consent given in person) a clinician of the patient's
@@ -119,6 +135,24 @@ export class ConsentService {
     };
     if (args.status) where.status = args.status;
     return paginate(ctx.em, Consent, where, args);
+  }
+
+  /**
+   * `patient { consents }`: every consent for whoever decides for the patient, otherwise those the caller is party to
+   * (the rule of `consent(id)`); people only (API keys: FORBIDDEN). Batched across patients.
+   */
+  async forPatient(ctx: SubgraphContext, patient: Patient, args: ConnectionArgs): Promise<Connection<Consent>> {
+    windowOf(args);
+    const viewer = requireUser(ctx.viewer);
+    const connection = await keysetConnection(
+      ctx,
+      CONSENT_LIST,
+      patient.id,
+      args,
+      decidesFor(viewer, patient) ? undefined : partyScope(viewer),
+    );
+    auditRead(ctx, { action: 'list', resourceType: RESOURCE, patientId: patient.id, organizationId: patient.organizationId });
+    return connection;
   }
 
   /** The consent and its patient, when the caller is party to it; 404 otherwise. */

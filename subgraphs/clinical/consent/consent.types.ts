@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 import { Consent, ConsentStatus } from './consent.entity';
@@ -46,3 +47,6 @@ export class ConsentListArgs extends PageArgs {
 
 @ObjectType()
 export class ConsentPage extends PageOf(Consent) {}
+
+@ObjectType({ description: 'Consents by cursor, newest first' })
+export class ConsentConnection extends ConnectionOf(Consent, 'Consent') {}

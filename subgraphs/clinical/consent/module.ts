@@ -2,7 +2,7 @@ import { defineModule } from '../../../shared/module';
 import { referenceFields } from '../../../shared/refs';
 import { patientField } from '../patients/patient-link';
 import { Consent } from './consent.entity';
-import { ConsentResolver } from './consent.resolver';
+import { ConsentResolver, PatientConsentsResolver } from './consent.resolver';
 
 export default defineModule({
   name: 'consent',
@@ -20,6 +20,7 @@ export default defineModule({
       requestedByUser: { id: 'requestedBy', type: 'User' },
     }),
     ConsentResolver,
+    PatientConsentsResolver,
   ],
   patientData: [{ section: 'consents', entity: Consent }],
 });

@@ -27,7 +27,9 @@ export const INITIAL_IMAGING_STUDY_STATUSES = [ImagingStudyStatus.registered, Im
  * registered → available (the images can be retrieved) or cancelled; a registered or available study recorded by
  * mistake is withdrawn as entered in error, after which it is hidden.
  */
-export const IMAGING_STUDY = stateMachine<ImagingStudyStatus, 'make_available' | 'cancel' | 'enter_in_error'>('imaging study', {
+export type ImagingStudyAction = 'make_available' | 'cancel' | 'enter_in_error';
+
+export const IMAGING_STUDY = stateMachine<ImagingStudyStatus, ImagingStudyAction>('imaging study', {
   make_available: { from: [ImagingStudyStatus.registered], to: ImagingStudyStatus.available },
   cancel: { from: [ImagingStudyStatus.registered], to: ImagingStudyStatus.cancelled },
   enter_in_error: { from: [ImagingStudyStatus.registered, ImagingStudyStatus.available], to: ImagingStudyStatus.entered_in_error },

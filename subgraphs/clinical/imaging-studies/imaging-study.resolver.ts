@@ -1,15 +1,16 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { transitionResolver } from '../../../shared/transitions';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
-import { ImagingStudy } from './imaging-study.entity';
+import { IMAGING_STUDY, ImagingStudy } from './imaging-study.entity';
 import { ImagingStudyService } from './imaging-study.service';
 import {
   CreateImagingStudyInput,
   ImagingStudyListArgs,
   ImagingStudyPage,
-  UpdateImagingStudyStatusArgs,
+  ImagingStudyTransitionArgs,
   ImagingStudyConnection,
 } from './imaging-study.types';
 
@@ -51,9 +52,23 @@ export class ImagingStudyResolver {
   imagingStudy(@Arg('id', () => ID, { description: 'The imaging study' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.get(ctx, id);
   }
-
-  @Mutation(() => ImagingStudy, { description: 'Move an imaging study to another status (make available, cancel, enter in error)' })
-  updateImagingStudyStatus(@Args() args: UpdateImagingStudyStatusArgs, @Ctx() ctx: SubgraphContext) {
-    return this.service.changeStatus(ctx, args);
-  }
 }
+
+/** One mutation per move of an imaging study; entered in error hides it from reads. */
+export const ImagingStudyTransitionResolver = transitionResolver({
+  type: () => ImagingStudy,
+  machine: IMAGING_STUDY,
+  args: ImagingStudyTransitionArgs,
+  run: (ctx, args, action) => new ImagingStudyService().transition(ctx, args, action),
+  mutations: {
+    make_available: {
+      name: 'makeImagingStudyAvailable',
+      description: 'Mark a registered imaging study available: its images can be retrieved',
+    },
+    cancel: { name: 'cancelImagingStudy', description: 'Cancel a registered imaging study' },
+    enter_in_error: {
+      name: 'markImagingStudyEnteredInError',
+      description: 'Mark an imaging study entered in error: kept, hidden from lists and reads',
+    },
+  },
+});

@@ -9,14 +9,19 @@ import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared
 import { ImagingOrder } from '../imaging/imaging-order.entity';
 import { lockedChange } from '../../../shared/locked-change';
 import { serviceRequestOfPatient } from '../service-requests/service-request.service';
-import { IMAGING_STUDY, INITIAL_IMAGING_STUDY_STATUSES, ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
-import type { CreateImagingStudyInput, ImagingStudyListArgs, UpdateImagingStudyStatusArgs } from './imaging-study.types';
+import {
+  IMAGING_STUDY,
+  INITIAL_IMAGING_STUDY_STATUSES,
+  ImagingStudy,
+  ImagingStudyStatus,
+  type ImagingStudyAction,
+} from './imaging-study.entity';
+import type { CreateImagingStudyInput, ImagingStudyListArgs, ImagingStudyTransitionArgs } from './imaging-study.types';
 
 const RESOURCE = 'imaging_study';
 const WHAT = 'Imaging study';
 const hidden = (s: ImagingStudy) => s.status === ImagingStudyStatus.entered_in_error;
 /** The statuses `PATCH .../status` may ask for: those some transition leads to. */
-const TARGETS = [...new Set(Object.values(IMAGING_STUDY.transitions).map((t) => t.to))];
 
 export class ImagingStudyService {
   async create(ctx: SubgraphContext, input: CreateImagingStudyInput): Promise<ImagingStudy> {
@@ -76,14 +81,12 @@ export class ImagingStudyService {
     return study;
   }
 
-  /** Moves the study to the status asked for, by the one transition that leads there (409 when none does). */
-  async changeStatus(ctx: SubgraphContext, args: UpdateImagingStudyStatusArgs): Promise<ImagingStudy> {
-    if (!TARGETS.includes(args.status)) throw errors.invalidField('status', `must be one of: ${TARGETS.join(', ')}`);
+  /** Moves the study on by an action of its machine (409 when its status does not allow it). */
+  async transition(ctx: SubgraphContext, args: ImagingStudyTransitionArgs, action: ImagingStudyAction): Promise<ImagingStudy> {
     const found = await writableRow(ctx, ImagingStudy, args.id, WHAT, { hidden });
     return lockedChange(ctx, ImagingStudy, found.id, (tx, study) => {
       if (hidden(study)) throw errors.notFound(WHAT);
       const from = study.status;
-      const action = IMAGING_STUDY.actionTo(from, args.status)!;
       study.status = IMAGING_STUDY.next(from, action);
       study.statusReason = args.reason?.trim() ?? null;
       study.statusChangedAt = clock.now();

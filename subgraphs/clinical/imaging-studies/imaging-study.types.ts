@@ -2,6 +2,7 @@ import { Matches, MaxLength, Min } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { TransitionArgs } from '../../../shared/transitions';
 import { IsNotFuture, IsText } from '../../../shared/validation';
 import { ImagingModality } from '../imaging/imaging-order.entity';
 import { DICOM_UID, DICOM_UID_MAX, ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
@@ -62,16 +63,10 @@ export class ImagingStudyListArgs extends PageArgs {
 }
 
 @ArgsType()
-export class UpdateImagingStudyStatusArgs {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => ImagingStudyStatus, { description: 'The status wanted: available, cancelled or entered_in_error' })
-  status!: ImagingStudyStatus;
-
-  @Field({ nullable: true, description: 'Why the status changes' })
+export class ImagingStudyTransitionArgs extends TransitionArgs {
+  @Field(() => String, { nullable: true, description: 'Why the status changes' })
   @IsText(1000)
-  reason?: string;
+  override reason?: string | null;
 }
 
 @ObjectType()

@@ -1,14 +1,32 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { Patient } from '../patients/patient.entity';
 import { ImagingOrder } from './imaging-order.entity';
 import { ImagingOrderService } from './imaging-order.service';
 import {
   CancelImagingOrderArgs,
   CreateImagingOrderInput,
+  ImagingOrderConnection,
   ImagingOrderListArgs,
   ImagingOrderPage,
   ScheduleImagingOrderArgs,
 } from './imaging-order.types';
+
+const IMAGING_ORDER_LIST = patientList('imaging_order', ImagingOrder, { sortColumn: 'created_at' });
+
+/** `patient { imagingOrders }`: the newest imaging orders, batched across patients. */
+@Resolver(() => Patient)
+export class PatientImagingOrdersResolver {
+  @FieldResolver(() => ImagingOrderConnection, {
+    nullable: true,
+    description: 'Imaging orders, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  imagingOrders(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, IMAGING_ORDER_LIST, patient, args);
+  }
+}
 
 @Resolver(() => ImagingOrder)
 export class ImagingOrderResolver {

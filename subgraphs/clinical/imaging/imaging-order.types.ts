@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 import { ImagingModality, ImagingOrder, ImagingOrderPriority, ImagingOrderStatus, Laterality } from './imaging-order.entity';
@@ -63,3 +64,6 @@ export class ScheduleImagingOrderArgs {
 
 @ObjectType()
 export class ImagingOrderPage extends PageOf(ImagingOrder) {}
+
+@ObjectType({ description: 'Imaging orders by cursor, newest first' })
+export class ImagingOrderConnection extends ConnectionOf(ImagingOrder, 'ImagingOrder') {}

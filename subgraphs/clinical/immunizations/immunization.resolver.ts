@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { connectionForPatient, patientList } from '../access/patient-graph';
+import { connectionForPatient, patientList, requireClinicalRead } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Immunization, ImmunizationAdverseEvent, ImmunizationStatus } from './immunization.entity';
@@ -22,9 +22,11 @@ const IMMUNIZATION_LIST = patientList('immunization', Immunization, {
   where: "state = 'administered'",
 });
 
-/** `patient { immunizations }`: the doses given, newest first, batched across patients. */
+/** `patient { immunizations immunizationSchedule }`: the doses given, newest first, batched across patients; the schedule. */
 @Resolver(() => Patient)
 export class PatientImmunizationsResolver {
+  private readonly service = new ImmunizationService();
+
   @FieldResolver(() => ImmunizationConnection, {
     nullable: true,
     description:
@@ -32,6 +34,16 @@ export class PatientImmunizationsResolver {
   })
   immunizations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, IMMUNIZATION_LIST, patient, args);
+  }
+
+  @FieldResolver(() => ImmunizationSchedule, {
+    nullable: true,
+    description:
+      "The patient's immunization schedule as immunizationSchedule(patientId) has it; read per patient (for a chart, not a list). Clinical data: null with a FORBIDDEN error for a caller without clinical:read",
+  })
+  async immunizationSchedule(@Root() patient: Patient, @Ctx() ctx: SubgraphContext) {
+    await requireClinicalRead(ctx, patient);
+    return this.service.scheduleOf(ctx, patient);
   }
 }
 

@@ -60,7 +60,11 @@ function routeOf(site: string): string {
 
 export class ImmunizationService {
   async schedule(ctx: SubgraphContext, patientId: string): Promise<ImmunizationSchedule> {
-    const patient = await readablePatient(ctx, patientId);
+    return this.scheduleOf(ctx, await readablePatient(ctx, patientId));
+  }
+
+  /** The schedule of a patient the caller was allowed to read (`schedule`, `patient { immunizationSchedule }`). */
+  async scheduleOf(ctx: SubgraphContext, patient: Patient): Promise<ImmunizationSchedule> {
     const schedule = await this.load(ctx, patient);
     auditPatientRead(ctx, 'read', RESOURCE, patient, { doses: schedule.doses.length, adverse_events: schedule.adverseEvents.length });
     return schedule;

@@ -1,4 +1,7 @@
 import { defineModule } from '../../../shared/module';
+import { ClinicalRecord } from '../clinical-records/clinical-record.entity';
+import { referenceFields } from '../../../shared/refs';
+import { patientField, recordFields } from '../patients/patient-link';
 import { SmartLaunch } from './interop.entity';
 import { InteropResolver } from './interop.resolver';
 
@@ -7,6 +10,18 @@ export default defineModule({
   description:
     'Interoperability: cross-border lookup through national health information exchanges, SMART on FHIR launch, the read-only FHIR R4 API',
   entities: [SmartLaunch],
-  resolvers: [InteropResolver],
+  resolvers: [
+    recordFields(SmartLaunch, { encounter: { id: 'encounterId', type: ClinicalRecord, hidden: (r) => !!(r as ClinicalRecord).deletedAt } }),
+    patientField(SmartLaunch),
+    referenceFields(SmartLaunch, {
+      launchedByUser: { id: 'launchedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    InteropResolver,
+  ],
   patientData: [{ section: 'smart_launches', entity: SmartLaunch }],
 });

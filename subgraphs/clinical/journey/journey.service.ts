@@ -5,6 +5,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { readablePatient, writablePatient } from '../access/patient-access';
 import { auditChange, auditRead } from '../../../shared/audit/audit-trail';
 import { patientDataSources, timelineOf, type TimelineEntry } from '../patient-data';
+import type { Patient } from '../patients/patient.entity';
 import { JourneyEvent, JourneyEventType } from './journey.entity';
 import type { RecordJourneyEventInput } from './journey.types';
 
@@ -36,7 +37,11 @@ export class JourneyService {
 
   /** Merges the newest entries of every source; a page needs at most page × limit entries from each. */
   async timeline(ctx: SubgraphContext, patientId: string, args: PageArgs): Promise<PageResult<TimelineEntry>> {
-    const patient = await readablePatient(ctx, patientId);
+    return this.timelineOf(ctx, await readablePatient(ctx, patientId), args);
+  }
+
+  /** The journey of a patient the caller was allowed to read (`patientJourney`, `patient { journey }`). */
+  async timelineOf(ctx: SubgraphContext, patient: Patient, args: PageArgs): Promise<PageResult<TimelineEntry>> {
     const sources = patientDataSources().filter((s) => s.timeline);
     const needed = args.page * args.limit;
     const [lists, counts] = await Promise.all([

@@ -157,6 +157,14 @@ export class LabMessage extends BaseRecord {
 @Entity({ tableName: 'lab_results' })
 @Index({ properties: ['patientId', 'receivedAt'] })
 @Index({ properties: ['patientId', 'createdAt'] })
+// An organization's critical results waiting for review, newest first (`criticalResultsInbox`): the inbox reads
+// only these rows, however many results the organization keeps.
+@Index({
+  name: 'lab_results_critical_pending_index',
+  expression:
+    'create index "lab_results_critical_pending_index" on "clinical"."lab_results" ("organization_id", "received_at", "id") ' +
+    'where "critical" and "review_status" = \'pending_review\'',
+})
 @Unique({ properties: ['labMessageId', 'sequence'] })
 export class LabResult extends BaseRecord {
   @Field(() => ID)

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { byIds } from '../../../shared/model';
+import { OrganizationRef } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
@@ -21,11 +22,13 @@ import {
   ReviewLabResultArgs,
   UpdateLabOrderInput,
   LabResultConnection,
+  LabOrderConnection,
 } from './lab.types';
 
 const LAB_RESULT_LIST = patientList('lab_result', LabResult, { sortColumn: 'created_at' });
+const LAB_ORDER_LIST = patientList('lab_order', LabOrder, { sortColumn: 'created_at' });
 
-/** `patient { labResults }`: the newest results, batched across patients. */
+/** `patient { labResults labOrders }`: the newest results and orders, batched across patients. */
 @Resolver(() => Patient)
 export class PatientLabResultsResolver {
   @FieldResolver(() => LabResultConnection, {
@@ -34,6 +37,14 @@ export class PatientLabResultsResolver {
   })
   labResults(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, LAB_RESULT_LIST, patient, args);
+  }
+
+  @FieldResolver(() => LabOrderConnection, {
+    nullable: true,
+    description: 'Lab orders, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  labOrders(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, LAB_ORDER_LIST, patient, args);
   }
 }
 
@@ -153,5 +164,32 @@ export class LabResultResolver {
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.review(ctx, id, args.note);
+  }
+}
+
+/** The critical results waiting for review in an organization: `criticalResultsInbox`, `organization { criticalResults }`. */
+@Resolver(() => OrganizationRef)
+export class OrganizationCriticalResultsResolver {
+  private readonly service = new LabService();
+
+  @Query(() => LabResultConnection, {
+    description:
+      "An organization's critical lab results (flagged HH, LL, AA or beyond a panic limit) not yet reviewed, newest received first, by cursor; clinical:read in the organization. reviewLabResult takes a result out",
+  })
+  criticalResultsInbox(
+    @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.service.criticalInbox(ctx, organizationId, args);
+  }
+
+  @FieldResolver(() => LabResultConnection, {
+    nullable: true,
+    description:
+      'Critical lab results not yet reviewed, newest received first, by cursor; as criticalResultsInbox. Null with a FORBIDDEN error without clinical:read there',
+  })
+  criticalResults(@Root() org: OrganizationRef, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.criticalInbox(ctx, org.id, args);
   }
 }

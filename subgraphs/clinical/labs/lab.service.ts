@@ -3,11 +3,12 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Hl7Message } from '@medplum/core';
 import { objectStorage } from '../../../shared/adapters/object-storage';
 import { clock } from '../../../shared/clock';
+import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList } from '../../../shared/connection';
 import { AppError, errors } from '../../../shared/errors';
 import { changedKeys, isUuid, type PageResult, paginate, patchFrom } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
 import { LAB_RESULT_RECEIVED } from './lab.events';
-import { can, organizationsWith, requireUser, requireViewer } from '../../../shared/permissions';
+import { can, organizationsWith, requireOrgPermission, requireUser, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
 import { readablePatient, writablePatient } from '../access/patient-access';
@@ -89,6 +90,15 @@ interface Refusal {
  * Results as the laboratory sent them: the newest message first, and a message's results (its orders, each with its
  * OBX) in the order of their OBX.
  */
+/** An organization's critical results (flagged HH, LL, AA or beyond a panic limit) no clinician has reviewed yet. */
+const CRITICAL_INBOX: KeysetList<LabResult> = {
+  name: 'organization:critical-lab-results',
+  entity: LabResult,
+  parentColumn: 'organization_id',
+  sortColumn: 'received_at',
+  where: "critical and review_status = 'pending_review'",
+};
+
 const RESULT_ORDER = { receivedAt: 'desc', labMessageId: 'asc', messageControlId: 'asc', sequence: 'asc', id: 'asc' } as const;
 const RESULT_ORDER_ASC = { receivedAt: 'asc', labMessageId: 'asc', messageControlId: 'asc', sequence: 'asc', id: 'asc' } as const;
 
@@ -245,6 +255,19 @@ export class LabService {
   }
 
   /** A clinician (a person, not a key) signs a result off; critical results wait for this. */
+  /**
+   * The critical results of an organization waiting for a clinician's review (`reviewLabResult` takes them out),
+   * newest received first, by cursor: clinical:read in the organization. Batched across organizations.
+   */
+  async criticalInbox(ctx: SubgraphContext, organizationId: string, args: ConnectionArgs): Promise<Connection<LabResult>> {
+    windowOf(args);
+    if (!isUuid(organizationId)) throw errors.invalidField('organizationId', 'must be an organization id');
+    requireOrgPermission(ctx.viewer, organizationId, 'clinical:read');
+    const connection = await keysetConnection(ctx, CRITICAL_INBOX, organizationId, args);
+    auditRowsRead(ctx, 'list', RESULT, connection.nodes);
+    return connection;
+  }
+
   async review(ctx: SubgraphContext, id: string, note?: string): Promise<LabResult> {
     const viewer = requireUser(ctx.viewer);
     const result = await writableRow(ctx, LabResult, id, 'Lab result');

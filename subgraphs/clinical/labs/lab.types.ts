@@ -156,3 +156,6 @@ export class LabResultPage extends PageOf(LabResult) {}
 
 @ObjectType({ description: 'LabResult records of a patient, by cursor' })
 export class LabResultConnection extends ConnectionOf(LabResult, 'LabResult') {}
+
+@ObjectType({ description: 'Lab orders by cursor, newest first' })
+export class LabOrderConnection extends ConnectionOf(LabOrder, 'LabOrder') {}

@@ -4,13 +4,27 @@ import { patientField } from '../patients/patient-link';
 import { labTest } from './lab-data';
 import { LabMessage, LabOrder, LabResult } from './lab.entity';
 import { LAB_RESULT_RECEIVED } from './lab.events';
-import { LabOrderResolver, LabResultResolver, PatientLabResultsResolver } from './lab.resolver';
+import { LabOrderResolver, LabResultResolver, OrganizationCriticalResultsResolver, PatientLabResultsResolver } from './lab.resolver';
 
 export default defineModule({
   name: 'labs',
   description: 'Lab orders, HL7v2 ORU^R01 ingest with ACKs, results with flags and panic values, result review',
   entities: [LabOrder, LabResult, LabMessage],
   resolvers: [
+    referenceFields(LabOrder, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(LabResult, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(LabOrder),
     patientField(LabResult),
     referenceFields(LabOrder, {
@@ -22,6 +36,7 @@ export default defineModule({
     LabOrderResolver,
     LabResultResolver,
     PatientLabResultsResolver,
+    OrganizationCriticalResultsResolver,
   ],
   topics: [LAB_RESULT_RECEIVED],
   patientData: [

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { MpiBlockingKey, MpiRecord, PatientLink, PatientLinkEvent } from './mpi.entity';
 import { mpiIndexSweep, mpiMatcher } from './mpi.consumers';
 import { PATIENTS_LINKED, PATIENTS_UNLINKED } from './mpi.events';
@@ -9,7 +10,10 @@ export default defineModule({
   description:
     'Master patient index: probabilistic matching (Fellegi-Sunter, blocking keys), links with review and history, FHIR R4 Patient',
   entities: [MpiRecord, MpiBlockingKey, PatientLink, PatientLinkEvent],
-  resolvers: [MpiResolver],
+  resolvers: [
+    referenceFields(PatientLink, { proposedByUser: { id: 'proposedBy', type: 'User' }, decidedByUser: { id: 'decidedBy', type: 'User' } }),
+    MpiResolver,
+  ],
   consumers: [mpiMatcher],
   jobs: [mpiIndexSweep],
   topics: [PATIENTS_LINKED, PATIENTS_UNLINKED],

@@ -1,12 +1,26 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { Observation, ObservationStatus } from './observation.entity';
-import { ObservationResolver } from './observation.resolver';
+import { ObservationResolver, PatientObservationsResolver } from './observation.resolver';
 
 export default defineModule({
   name: 'observations',
   description: 'FHIR Observation-like measurements with LOINC codes and unit checks',
   entities: [Observation],
-  resolvers: [ObservationResolver],
+  resolvers: [
+    referenceFields(Observation, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    patientField(Observation),
+    referenceFields(Observation, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    ObservationResolver,
+    PatientObservationsResolver,
+  ],
   patientData: [
     {
       section: 'observations',

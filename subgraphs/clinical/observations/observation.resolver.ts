@@ -1,16 +1,40 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { connectionForPatient, patientList } from '../access/patient-graph';
+import { Patient } from '../patients/patient.entity';
 import { Observation } from './observation.entity';
 import { ObservationService } from './observation.service';
-import { CreateObservationInput, ObservationListArgs, ObservationPage, UpdateObservationInput } from './observation.types';
+import {
+  ObservationConnection,
+  ObservationListArgs,
+  ObservationPage,
+  RecordObservationInput,
+  UpdateObservationInput,
+} from './observation.types';
+
+const OBSERVATION_LIST = patientList('observation', Observation, { sortColumn: 'effective_at', where: "status <> 'entered_in_error'" });
+
+/** `patient { observations }`: the newest observations, batched across patients. */
+@Resolver(() => Patient)
+export class PatientObservationsResolver {
+  @FieldResolver(() => ObservationConnection, {
+    nullable: true,
+    description:
+      'Observations, newest first (when made), by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  observations(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, OBSERVATION_LIST, patient, args);
+  }
+}
 
 @Resolver(() => Observation)
 export class ObservationResolver {
   private readonly service = new ObservationService();
 
   @Mutation(() => Observation, { description: 'Record an observation (LOINC-coded) about a patient (clinicians of its organization)' })
-  createObservation(
-    @Arg('input', { description: 'The fields of the new observation' }) input: CreateObservationInput,
+  recordObservation(
+    @Arg('input', { description: 'The fields of the new observation' }) input: RecordObservationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.create(ctx, input);
@@ -38,7 +62,7 @@ export class ObservationResolver {
   }
 
   @Mutation(() => Observation, { description: 'Mark an observation entered in error: kept, hidden from lists and reads' })
-  deleteObservation(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
+  markObservationEnteredInError(@Arg('id', () => ID, { description: 'The observation' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

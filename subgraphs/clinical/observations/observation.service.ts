@@ -9,7 +9,7 @@ import { auditChange, auditPatientRead, auditRowChange, auditRowsRead } from '..
 import { VITAL_SIGNS } from '../vitals/vital.entity';
 import { LOINC_CODES } from './loinc';
 import { INITIAL_OBSERVATION_STATUSES, OBSERVATION, Observation, ObservationStatus, STATUS_ACTIONS } from './observation.entity';
-import type { CreateObservationInput, ObservationListArgs, UpdateObservationInput } from './observation.types';
+import type { RecordObservationInput, ObservationListArgs, UpdateObservationInput } from './observation.types';
 
 const RESOURCE = 'observation';
 const WHAT = 'Observation';
@@ -52,7 +52,7 @@ function checkValue(code: string, v: ObservationValue): void {
 }
 
 export class ObservationService {
-  async create(ctx: SubgraphContext, input: CreateObservationInput): Promise<Observation> {
+  async create(ctx: SubgraphContext, input: RecordObservationInput): Promise<Observation> {
     const patient = await writablePatient(ctx, input.patientId);
     const known = LOINC_CODES[input.code];
     const status = input.status ?? ObservationStatus.final;

@@ -1,5 +1,6 @@
 import { Matches } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsNotFuture, IsText } from '../../../shared/validation';
 import { Observation, ObservationCategory, ObservationInterpretation, ObservationStatus } from './observation.entity';
@@ -12,7 +13,7 @@ const IsUnit = () => (target: object, key: string | symbol) => {
 };
 
 @InputType({ description: 'The fields of a new observation' })
-export class CreateObservationInput {
+export class RecordObservationInput {
   @Field(() => ID)
   patientId!: string;
 
@@ -107,3 +108,6 @@ export class ObservationListArgs extends PageArgs {
 
 @ObjectType()
 export class ObservationPage extends PageOf(Observation) {}
+
+@ObjectType({ description: 'Observations by cursor, newest first' })
+export class ObservationConnection extends ConnectionOf(Observation, 'Observation') {}

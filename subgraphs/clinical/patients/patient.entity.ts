@@ -20,21 +20,23 @@ registerEnumType(Gender, {
 @Entity({ tableName: 'patients' })
 @Unique({ properties: ['organizationId', 'mrn'] })
 // Search by the start of an MRN or a name, case-insensitive: b-trees on the lower-cased columns with
-// text_pattern_ops serve `lower(col) LIKE 'x%'` within one organization; the list of an organization's patients,
+// text_pattern_ops serve `lower(col) LIKE 'x%'` within one organization. The name indexes hold both names, each
+// first in one of them, so a search for two words finds the patients matching both inside the index (the words
+// the other name must start with are checked on its entries) instead of reading every namesake of one word; the list of an organization's patients,
 // newest first, reads its page from (organization_id, created_at desc, id).
 @Index({
   name: 'patients_org_mrn_prefix_index',
   expression: 'create index "patients_org_mrn_prefix_index" on "clinical"."patients" ("organization_id", lower("mrn") text_pattern_ops)',
 })
 @Index({
-  name: 'patients_org_last_name_prefix_index',
+  name: 'patients_org_last_first_name_prefix_index',
   expression:
-    'create index "patients_org_last_name_prefix_index" on "clinical"."patients" ("organization_id", lower("last_name") text_pattern_ops)',
+    'create index "patients_org_last_first_name_prefix_index" on "clinical"."patients" ("organization_id", lower("last_name") text_pattern_ops, lower("first_name") text_pattern_ops)',
 })
 @Index({
-  name: 'patients_org_first_name_prefix_index',
+  name: 'patients_org_first_last_name_prefix_index',
   expression:
-    'create index "patients_org_first_name_prefix_index" on "clinical"."patients" ("organization_id", lower("first_name") text_pattern_ops)',
+    'create index "patients_org_first_last_name_prefix_index" on "clinical"."patients" ("organization_id", lower("first_name") text_pattern_ops, lower("last_name") text_pattern_ops)',
 })
 @Index({
   name: 'patients_org_newest_index',

@@ -2,15 +2,26 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
-import { CreatePatientInput, PatientInput, PatientPage, PatientSearchArgs, UpdatePatientInput } from './patient.types';
+import {
+  CreatePatientInput,
+  CreatePatientPayload,
+  PatientInput,
+  PatientPage,
+  PatientSearchArgs,
+  UpdatePatientInput,
+  UpdatePatientPayload,
+} from './patient.types';
 
 @Resolver(() => Patient)
 export class PatientResolver {
   private readonly service = new PatientService();
 
-  @Mutation(() => Patient, { description: 'Create a patient profile' })
+  @PayloadMutation(CreatePatientPayload, {
+    description: 'Create a patient profile; a bad field or a medical record number taken is a user error',
+  })
   createPatient(@Arg('input', { description: 'The fields of the new patient' }) input: CreatePatientInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }
@@ -29,7 +40,9 @@ export class PatientResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Patient, { description: "Change a patient's demographics (patients:write, or the patient themselves)" })
+  @PayloadMutation(UpdatePatientPayload, {
+    description: "Change a patient's demographics (patients:write, or the patient themselves); a bad field is a user error",
+  })
   updatePatient(
     @Arg('id', () => ID, { description: 'The patient' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdatePatientInput,
@@ -47,10 +60,10 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Mutation(() => Patient, { description: 'Register a patient with an organization; assigns a medical record number' })
-  registerOrganizationPatient(
+  @Mutation(() => Patient, { description: 'Create a patient of an organization; assigns a medical record number' })
+  createOrganizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
-    @Arg('input') input: PatientInput,
+    @Arg('input', { description: 'The fields of the new patient' }) input: PatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.register(ctx, organizationId, input);
@@ -86,5 +99,19 @@ export class PatientResolver {
 
   static resolveReference(reference: { id: string }, ctx: SubgraphContext) {
     return new PatientService().resolveReference(ctx, reference.id);
+  }
+}
+
+/** `organization { patients }`: the rule of `organizationPatients` (patients:read there), one organization per call. */
+@Resolver(() => OrganizationRef)
+export class OrganizationPatientsResolver {
+  private readonly service = new PatientService();
+
+  @FieldResolver(() => PatientPage, {
+    nullable: true,
+    description: "The organization's patients, newest registered first (patients:read); as organizationPatients",
+  })
+  patients(@Root() org: OrganizationRef, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.listForOrganization(ctx, org.id, args);
   }
 }

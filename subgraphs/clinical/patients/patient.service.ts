@@ -144,15 +144,22 @@ export class PatientService {
     if (!mrn && !words.length) throw errors.invalidField(args.name?.length ? 'name' : 'mrn', 'give mrn or name (the start of either)');
     if (words.length > MAX_NAME_WORDS) throw errors.invalidField('name', `must be at most ${MAX_NAME_WORDS} words`);
     const startsWith = (text: string) => ({ $like: `${text.replace(/[\\%_]/g, '\\$&')}%` });
-    // Built per query: a raw() key serves one query.
+    // Each word starts the given or the family name. Written as one alternative per way of giving the words to the
+    // two names (2^words, at most 16), each alternative is one range of a (first, last) or (last, first) name index
+    // with the other name checked inside it. Built per query: a raw() key serves one query.
+    const column = (first: boolean) => raw(first ? 'lower(first_name)' : 'lower(last_name)');
+    const byName = (): FilterQuery<Patient>[] =>
+      words.length
+        ? [
+            {
+              $or: Array.from({ length: 2 ** words.length }, (_, mask) => ({
+                $and: words.map((word, i) => ({ [column(((mask >> i) & 1) === 1)]: startsWith(word) })),
+              })),
+            },
+          ]
+        : [];
     const where = (): FilterQuery<Patient> => ({
-      $and: [
-        { organizationId },
-        ...(mrn ? [{ [raw('lower(mrn)')]: startsWith(mrn) }] : []),
-        ...words.map((word) => ({
-          $or: [{ [raw('lower(last_name)')]: startsWith(word) }, { [raw('lower(first_name)')]: startsWith(word) }],
-        })),
-      ],
+      $and: [{ organizationId }, ...(mrn ? [{ [raw('lower(mrn)')]: startsWith(mrn) }] : []), ...byName()],
     });
     const order = mrn ? { mrn: 'asc', id: 'asc' } : { lastName: 'asc', firstName: 'asc', id: 'asc' };
     const page = await paginateCapped(ctx.em, Patient, where, args, order as QueryOrderMap<Patient>);

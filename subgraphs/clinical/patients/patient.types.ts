@@ -1,3 +1,4 @@
+import { PayloadOf } from '../../../shared/user-errors';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsCountryCode, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
@@ -107,3 +108,11 @@ export class PatientPage extends PageOf(Patient) {
   })
   totalIsEstimate!: boolean;
 }
+
+@ObjectType({
+  description: 'What createPatient answers: the new patient, or what the user must fix (a bad field, a medical record number taken)',
+})
+export class CreatePatientPayload extends PayloadOf(Patient, 'patient') {}
+
+@ObjectType({ description: 'What updatePatient answers: the changed patient, or what the user must fix (a bad field)' })
+export class UpdatePatientPayload extends PayloadOf(Patient, 'patient') {}

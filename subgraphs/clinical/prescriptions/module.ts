@@ -10,6 +10,20 @@ export default defineModule({
   description: 'Prescriptions (sign, cancel) and e-prescriptions to pharmacies (transmit, dispense, refill)',
   entities: [Prescription, EPrescription],
   resolvers: [
+    referenceFields(Prescription, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    referenceFields(EPrescription, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(Prescription),
     patientField(EPrescription),
     referenceFields(Prescription, {

@@ -6,6 +6,7 @@ import { Patient } from '../patients/patient.entity';
 import { EPrescription, Prescription } from './prescription.entity';
 import { EPrescriptionService, PrescriptionService } from './prescription.service';
 import {
+  EPrescriptionConnection,
   CancelPrescriptionArgs,
   CreateEPrescriptionInput,
   CreatePrescriptionInput,
@@ -18,6 +19,7 @@ import {
 } from './prescription.types';
 
 const PRESCRIPTION_LIST = patientList('prescription', Prescription, { sortColumn: 'created_at' });
+const E_PRESCRIPTION_LIST = patientList('eprescription', EPrescription, { sortColumn: 'created_at' });
 
 /** `patient { prescriptions }`: the newest prescriptions, batched across patients. */
 @Resolver(() => Patient)
@@ -28,6 +30,15 @@ export class PatientPrescriptionsResolver {
   })
   prescriptions(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
     return connectionForPatient(ctx, PRESCRIPTION_LIST, patient, args);
+  }
+
+  @FieldResolver(() => EPrescriptionConnection, {
+    nullable: true,
+    description:
+      'Electronic prescriptions sent to pharmacies, newest first, by cursor. Clinical data: null with a FORBIDDEN error for a caller without clinical:read',
+  })
+  ePrescriptions(@Root() patient: Patient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return connectionForPatient(ctx, E_PRESCRIPTION_LIST, patient, args);
   }
 }
 

@@ -107,3 +107,6 @@ export class EPrescriptionPage extends PageOf(EPrescription) {}
 
 @ObjectType({ description: 'Prescription records of a patient, by cursor' })
 export class PrescriptionConnection extends ConnectionOf(Prescription, 'Prescription') {}
+
+@ObjectType({ description: 'Electronic prescriptions by cursor, newest first' })
+export class EPrescriptionConnection extends ConnectionOf(EPrescription, 'EPrescription') {}

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { NotifiableCase } from './case.entity';
 import { CASE_REPORTED, IMMEDIATE_NOTIFICATION } from './case.events';
 import {
@@ -19,6 +20,8 @@ export default defineModule({
     'Notifiable case reports (WHO IHR Annex 2 and IDSR diseases, repeat reports linked), the public health dashboard, and aggregate reports to DHIS2 (dataValueSets, import summaries kept)',
   entities: [NotifiableCase, ReportsysSubmission],
   resolvers: [
+    referenceFields(ReportsysSubmission, { pushedByUser: { id: 'pushedBy', type: 'User' } }),
+    referenceFields(NotifiableCase, { reportedByUser: { id: 'reportedBy', type: 'User' } }),
     NotifiableCaseResolver,
     PublicHealthResolver,
     OrganizationCountResolver,

@@ -1,12 +1,28 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
+import { patientField } from '../patients/patient-link';
 import { ServiceRequest, ServiceRequestStatus } from './service-request.entity';
-import { PatientServiceRequestsResolver, ServiceRequestResolver } from './service-request.resolver';
+import { PatientServiceRequestsResolver, ServiceRequestResolver, ServiceRequestTransitionResolver } from './service-request.resolver';
 
 export default defineModule({
   name: 'service-requests',
   description: 'FHIR ServiceRequest-like orders (lab, imaging, referrals) with a status workflow',
   entities: [ServiceRequest],
-  resolvers: [ServiceRequestResolver, PatientServiceRequestsResolver],
+  resolvers: [
+    patientField(ServiceRequest),
+    referenceFields(ServiceRequest, {
+      requester: { id: 'requesterId', type: 'User' },
+      statusChangedByUser: { id: 'statusChangedBy', type: 'User' },
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
+    ServiceRequestResolver,
+    ServiceRequestTransitionResolver,
+    PatientServiceRequestsResolver,
+  ],
   patientData: [
     {
       section: 'service_requests',

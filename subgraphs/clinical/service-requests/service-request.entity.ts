@@ -40,10 +40,9 @@ export const INITIAL_SERVICE_REQUEST_STATUSES = [ServiceRequestStatus.draft, Ser
  * still open (draft, active, on hold) may be withdrawn as entered in error, after which it is hidden; completed
  * and revoked requests are final.
  */
-export const SERVICE_REQUEST = stateMachine<
-  ServiceRequestStatus,
-  'activate' | 'hold' | 'resume' | 'complete' | 'revoke' | 'enter_in_error'
->('service request', {
+export type ServiceRequestAction = 'activate' | 'hold' | 'resume' | 'complete' | 'revoke' | 'enter_in_error';
+
+export const SERVICE_REQUEST = stateMachine<ServiceRequestStatus, ServiceRequestAction>('service request', {
   activate: { from: [ServiceRequestStatus.draft], to: ServiceRequestStatus.active },
   hold: { from: [ServiceRequestStatus.active], to: ServiceRequestStatus.on_hold },
   resume: { from: [ServiceRequestStatus.on_hold], to: ServiceRequestStatus.active },

@@ -1,16 +1,17 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { transitionResolver } from '../../../shared/transitions';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
-import { ServiceRequest } from './service-request.entity';
+import { SERVICE_REQUEST, ServiceRequest } from './service-request.entity';
 import { ServiceRequestService } from './service-request.service';
 import {
   CreateServiceRequestInput,
   ServiceRequestListArgs,
   ServiceRequestPage,
-  UpdateServiceRequestStatusArgs,
+  ServiceRequestTransitionArgs,
   ServiceRequestConnection,
 } from './service-request.types';
 
@@ -61,15 +62,27 @@ export class ServiceRequestResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => ServiceRequest, {
-    description: 'Move a service request to another status (activate, hold, resume, complete, revoke, enter in error)',
-  })
-  updateServiceRequestStatus(@Args() args: UpdateServiceRequestStatusArgs, @Ctx() ctx: SubgraphContext) {
-    return this.service.changeStatus(ctx, args);
-  }
-
   @FieldResolver(() => OrganizationRef, { nullable: true, description: 'The organization asked to perform it' })
   performerOrganization(@Root() request: ServiceRequest) {
     return ref(request.performerOrganizationId);
   }
 }
+
+/** One mutation per move of a service request; entered in error hides it from reads. */
+export const ServiceRequestTransitionResolver = transitionResolver({
+  type: () => ServiceRequest,
+  machine: SERVICE_REQUEST,
+  args: ServiceRequestTransitionArgs,
+  run: (ctx, args, action) => new ServiceRequestService().transition(ctx, args, action),
+  mutations: {
+    activate: { name: 'activateServiceRequest', description: 'Activate a draft service request' },
+    hold: { name: 'holdServiceRequest', description: 'Put an active service request on hold' },
+    resume: { name: 'resumeServiceRequest', description: 'Make a service request on hold active again' },
+    complete: { name: 'completeServiceRequest', description: 'Complete an active service request' },
+    revoke: { name: 'revokeServiceRequest', description: 'Revoke a service request not yet completed' },
+    enter_in_error: {
+      name: 'markServiceRequestEnteredInError',
+      description: 'Mark an open service request entered in error: kept, hidden from lists and reads',
+    },
+  },
+});

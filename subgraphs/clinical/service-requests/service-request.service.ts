@@ -7,15 +7,20 @@ import { readablePatient, writablePatient } from '../access/patient-access';
 import { readableRow, readableScope, writableRow } from '../access/patient-rows';
 import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared/audit/audit-trail';
 import { LabOrderPriority } from '../labs/lab.entity';
-import { INITIAL_SERVICE_REQUEST_STATUSES, SERVICE_REQUEST, ServiceRequest, ServiceRequestStatus } from './service-request.entity';
-import type { CreateServiceRequestInput, ServiceRequestListArgs, UpdateServiceRequestStatusArgs } from './service-request.types';
+import {
+  INITIAL_SERVICE_REQUEST_STATUSES,
+  SERVICE_REQUEST,
+  ServiceRequest,
+  ServiceRequestStatus,
+  type ServiceRequestAction,
+} from './service-request.entity';
+import type { CreateServiceRequestInput, ServiceRequestListArgs, ServiceRequestTransitionArgs } from './service-request.types';
 import { lockedChange } from '../../../shared/locked-change';
 
 const RESOURCE = 'service_request';
 const WHAT = 'Service request';
 const hidden = (r: ServiceRequest) => r.status === ServiceRequestStatus.entered_in_error;
 /** The statuses `PATCH .../status` may ask for: those some transition leads to. */
-const TARGETS = [...new Set(Object.values(SERVICE_REQUEST.transitions).map((t) => t.to))];
 
 /**
  * The service request `id` names, when it is one of `patientId`'s (and not entered in error); otherwise a 400 naming
@@ -100,14 +105,12 @@ export class ServiceRequestService {
     return request;
   }
 
-  /** Moves the request to the status asked for, by the one transition that leads there (409 when none does). */
-  async changeStatus(ctx: SubgraphContext, args: UpdateServiceRequestStatusArgs): Promise<ServiceRequest> {
-    if (!TARGETS.includes(args.status)) throw errors.invalidField('status', `must be one of: ${TARGETS.join(', ')}`);
+  /** Moves the request on by an action of its machine (409 when its status does not allow it). */
+  async transition(ctx: SubgraphContext, args: ServiceRequestTransitionArgs, action: ServiceRequestAction): Promise<ServiceRequest> {
     const found = await writableRow(ctx, ServiceRequest, args.id, WHAT, { hidden });
     return lockedChange(ctx, ServiceRequest, found.id, (tx, request) => {
       if (hidden(request)) throw errors.notFound(WHAT);
       const from = request.status;
-      const action = SERVICE_REQUEST.actionTo(from, args.status)!;
       request.status = SERVICE_REQUEST.next(from, action);
       request.statusReason = args.reason?.trim() ?? null;
       request.statusChangedAt = clock.now();

@@ -2,6 +2,7 @@ import { Matches } from 'class-validator';
 import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { TransitionArgs } from '../../../shared/transitions';
 import { IsText } from '../../../shared/validation';
 import { LabOrderPriority } from '../labs/lab.entity';
 import { ServiceRequest, ServiceRequestCategory, ServiceRequestStatus } from './service-request.entity';
@@ -66,16 +67,10 @@ export class ServiceRequestListArgs extends PageArgs {
 }
 
 @ArgsType()
-export class UpdateServiceRequestStatusArgs {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => ServiceRequestStatus, { description: 'The status wanted: active, on_hold, completed, revoked or entered_in_error' })
-  status!: ServiceRequestStatus;
-
-  @Field({ nullable: true, description: 'Why the status changes' })
+export class ServiceRequestTransitionArgs extends TransitionArgs {
+  @Field(() => String, { nullable: true, description: 'Why the status changes' })
   @IsText(1000)
-  reason?: string;
+  override reason?: string | null;
 }
 
 @ObjectType()

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { PatientTreatment, TreatmentProtocol, TreatmentProtocolVersion } from './treatment.entity';
 import { PatientTreatmentResolver, PatientTreatmentsResolver, TreatmentProtocolResolver } from './treatment.resolver';
 
@@ -7,7 +8,22 @@ export default defineModule({
   description:
     'Treatment protocols (steps of medications, doses and durations; versioned; retired once used) and patients on them (progress, completed or discontinued)',
   entities: [TreatmentProtocol, TreatmentProtocolVersion, PatientTreatment],
-  resolvers: [TreatmentProtocolResolver, PatientTreatmentResolver, PatientTreatmentsResolver],
+  resolvers: [
+    referenceFields(PatientTreatment, {
+      prescriber: { id: 'prescriberId', type: 'User' },
+      assignedByUser: { id: 'assignedBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+    }),
+    referenceFields(TreatmentProtocol, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      updatedByUser: { id: 'updatedBy', type: 'User' },
+      retiredByUser: { id: 'retiredBy', type: 'User' },
+    }),
+    referenceFields(TreatmentProtocolVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
+    TreatmentProtocolResolver,
+    PatientTreatmentResolver,
+    PatientTreatmentsResolver,
+  ],
   patientData: [
     {
       section: 'treatments',

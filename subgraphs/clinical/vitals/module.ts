@@ -9,6 +9,13 @@ export default defineModule({
   description: 'Vital signs with physiologically plausible ranges; corrections amend, deletions are entered in error',
   entities: [Vital],
   resolvers: [
+    referenceFields(Vital, {
+      organization: {
+        id: 'organizationId',
+        type: 'Organization',
+        description: 'The organization it belongs to; null when there is none or the caller may not see it',
+      },
+    }),
     patientField(Vital),
     referenceFields(Vital, { recordedByUser: { id: 'recordedBy', type: 'User' }, updatedByUser: { id: 'updatedBy', type: 'User' } }),
     VitalResolver,

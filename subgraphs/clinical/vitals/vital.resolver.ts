@@ -53,7 +53,7 @@ export class VitalResolver {
   }
 
   @Mutation(() => Vital, { description: 'Mark a vital sign record entered in error: kept, hidden from lists and reads' })
-  deleteVital(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
+  markVitalEnteredInError(@Arg('id', () => ID, { description: 'The vital signs record' }) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.delete(ctx, id);
   }
 }

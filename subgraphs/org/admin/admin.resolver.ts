@@ -1,8 +1,9 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { User } from '../users/user.entity';
+import { transitionResolver } from '../../../shared/transitions';
+import { USER_ACCOUNT, User } from '../users/user.entity';
 import { AdminService } from './admin.service';
-import { SecurityEventArgs, SecurityEventPage, SystemHealth, UserListArgs, UserPage, UserStatusArgs } from './admin.types';
+import { SecurityEventArgs, SecurityEventPage, SystemHealth, UserListArgs, UserPage, UserTransitionArgs } from './admin.types';
 
 @Resolver()
 export class AdminResolver {
@@ -11,11 +12,6 @@ export class AdminResolver {
   @Query(() => UserPage, { description: 'All users (SUPER:ADMIN)' })
   adminUsers(@Args() args: UserListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listUsers(ctx, args);
-  }
-
-  @Mutation(() => User, { description: 'Activate or suspend a user (SUPER:ADMIN); suspension ends their sessions' })
-  setUserStatus(@Args() args: UserStatusArgs, @Ctx() ctx: SubgraphContext) {
-    return this.service.setStatus(ctx, args);
   }
 
   @Query(() => SystemHealth, { description: 'PostgreSQL, Redis and queues, each with latency (SUPER:ADMIN)' })
@@ -28,3 +24,18 @@ export class AdminResolver {
     return this.service.securityEvents(ctx, args);
   }
 }
+
+/** Platform administrators (SUPER:ADMIN) activate or suspend an account; suspension ends its sessions at once. */
+export const UserAccountTransitionResolver = transitionResolver({
+  type: () => User,
+  machine: USER_ACCOUNT,
+  args: UserTransitionArgs,
+  run: (ctx, args, action) => new AdminService().transition(ctx, args, action),
+  mutations: {
+    activate: { name: 'activateUser', description: 'Let a suspended account sign in again (SUPER:ADMIN); an active one stays as it is' },
+    suspend: {
+      name: 'suspendUser',
+      description: 'Suspend an account (SUPER:ADMIN): its sessions end and its tokens and API keys are refused',
+    },
+  },
+});

@@ -11,14 +11,14 @@ import { SecurityEvent } from '../security/security-event.entity';
 import { recordSecurityEvent } from '../security/security-log';
 import { forgetUser } from '../users/identity';
 import { revokeSessions } from '../users/sessions';
-import { User, UserStatus } from '../users/user.entity';
+import { USER_ACCOUNT, User, UserStatus, type UserAccountAction } from '../users/user.entity';
 import {
   HealthStatus,
   type DependencyCheck,
   type SecurityEventArgs,
   type SystemHealth,
   type UserListArgs,
-  type UserStatusArgs,
+  type UserTransitionArgs,
 } from './admin.types';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
@@ -51,19 +51,20 @@ export class AdminService {
   }
 
   /** Suspending ends the user's sessions and rejects their tokens and API keys from the next request on. */
-  async setStatus(ctx: SubgraphContext, args: UserStatusArgs): Promise<User> {
+  async transition(ctx: SubgraphContext, args: UserTransitionArgs, action: UserAccountAction): Promise<User> {
     const admin = requirePlatformPermission(ctx.viewer, 'admin:users');
     const user = isUuid(args.id) ? await ctx.em.findOne(User, { id: args.id }) : null;
     if (!user) throw errors.notFound('User');
     if (user.id === admin.userId) throw errors.conflict('You cannot change the status of your own account');
     const from = user.status;
-    if (from !== args.status) {
-      user.status = args.status;
-      const ended = args.status === UserStatus.suspended ? await revokeSessions(ctx.em, { userId: user.id }) : 0;
+    const to = USER_ACCOUNT.next(from, action);
+    if (from !== to) {
+      user.status = to;
+      const ended = to === UserStatus.suspended ? await revokeSessions(ctx.em, { userId: user.id }) : 0;
       recordSecurityEvent(ctx, {
         type: 'user_status_changed',
         userId: user.id,
-        details: { from, to: args.status, reason: args.reason ?? null, sessions_ended: ended },
+        details: { from, to, reason: args.reason ?? null, sessions_ended: ended },
       });
       await ctx.em.flush();
       await forgetUser(user.id);
@@ -101,7 +102,8 @@ export class AdminService {
       if (args.userId && args.userId !== viewer.userId) throw errors.forbidden('You can only see your own security events');
       where.userId = viewer.userId;
     }
-    if (args.type) where.type = args.type;
+    // A filter, not a value: a type the platform never records finds nothing (the REST query takes any text).
+    if (args.type) where.type = args.type as SecurityEvent['type'];
     return paginate(ctx.em, SecurityEvent, where, args);
   }
 }

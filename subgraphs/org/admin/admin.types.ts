@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { TransitionArgs } from '../../../shared/transitions';
 import { IsText } from '../../../shared/validation';
 import { SecurityEvent } from '../security/security-event.entity';
 import { User, UserStatus } from '../users/user.entity';
@@ -22,16 +23,10 @@ export class UserListArgs extends PageArgs {
 export class UserPage extends PageOf(User) {}
 
 @ArgsType()
-export class UserStatusArgs {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => UserStatus)
-  status!: UserStatus;
-
-  @Field({ nullable: true, description: 'Why, for the audit trail' })
+export class UserTransitionArgs extends TransitionArgs {
+  @Field(() => String, { nullable: true, description: 'Why, for the audit trail' })
   @IsText(500)
-  reason?: string;
+  override reason?: string | null;
 }
 
 export enum HealthStatus {

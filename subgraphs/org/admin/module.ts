@@ -1,8 +1,8 @@
 import { defineModule } from '../../../shared/module';
-import { AdminResolver } from './admin.resolver';
+import { AdminResolver, UserAccountTransitionResolver } from './admin.resolver';
 
 export default defineModule({
   name: 'admin',
   description: "Platform administration: users and their status, the platform's health, security events",
-  resolvers: [AdminResolver],
+  resolvers: [AdminResolver, UserAccountTransitionResolver],
 });

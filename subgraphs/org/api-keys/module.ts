@@ -1,4 +1,6 @@
 import { defineModule } from '../../../shared/module';
+import { organizationField } from '../organizations/organization-link';
+import { userFields } from '../users/user-link';
 import { ApiKey, ApiKeySecret } from './api-key.entity';
 import { ApiKeyResolver } from './api-key.resolver';
 
@@ -6,5 +8,5 @@ export default defineModule({
   name: 'api-keys',
   description: 'Developer API keys of an organization: scoped, shown once, rotated with a 24-hour grace, revoked at once',
   entities: [ApiKey, ApiKeySecret],
-  resolvers: [ApiKeyResolver],
+  resolvers: [organizationField(ApiKey), userFields(ApiKey, { createdByUser: { id: 'createdBy' } }), ApiKeyResolver],
 });

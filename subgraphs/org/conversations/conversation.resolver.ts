@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ConnectionArgs } from '../../../shared/connection';
-import { PatientRef, ref } from '../../../shared/refs';
+import { ref } from '../../../shared/refs';
+import { OrgPatient } from '../patient';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Conversation, ConversationMessage } from './conversation.entity';
 import { ConversationService } from './conversation.service';
@@ -82,7 +83,7 @@ export class ConversationResolver {
     return this.service.messageConnection(ctx, conversation, args);
   }
 
-  @FieldResolver(() => PatientRef, { nullable: true, description: 'Resolved by the clinical subgraph for callers who may see the patient' })
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'Resolved by the clinical subgraph for callers who may see the patient' })
   patient(@Root() conversation: Conversation) {
     return ref(conversation.patientId);
   }

@@ -34,7 +34,7 @@ export class ConversationService {
   /** Starts a conversation between the caller and other members of the organization. */
   async create(ctx: SubgraphContext, organizationId: string, input: CreateConversationInput): Promise<Conversation> {
     const viewer = requireMember(ctx, organizationId);
-    const subject = (input.subject ?? input.title)?.trim();
+    const subject = input.subject?.trim();
     if (!subject) throw errors.invalidField('subject', 'is required');
     if (input.patientId != null && !isUuid(input.patientId)) throw errors.invalidField('patientId', 'must be a patient id');
     if (input.participantIds.some((id) => !isUuid(id))) throw errors.invalidField('participantIds', 'must be user ids');
@@ -119,7 +119,7 @@ export class ConversationService {
 
   async send(ctx: SubgraphContext, organizationId: string, id: string, input: SendMessageInput): Promise<ConversationMessage> {
     const found = await this.get(ctx, organizationId, id);
-    const body = input.body ?? input.content ?? input.message;
+    const body = input.body;
     if (body == null) throw errors.invalidField('body', 'is required');
     const senderId = ctx.viewer!.userId;
     return ctx.em.transactional(async (em) => {

@@ -9,13 +9,9 @@ export const MAX_PARTICIPANTS = 50;
 
 @InputType({ description: 'The new conversation: its subject and participants' })
 export class CreateConversationInput {
-  @Field({ nullable: true, description: 'Required (or `title`, accepted as its synonym)' })
+  @Field({ nullable: true, description: 'Required, 200 characters at most' })
   @IsText(200)
   subject?: string;
-
-  @Field({ nullable: true, description: 'Synonym of `subject`' })
-  @IsText(200)
-  title?: string;
 
   @Field(() => [ID], { description: 'User ids of members of the organization; the creator takes part anyway' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must name at most ${MAX_PARTICIPANTS} members` })
@@ -30,14 +26,6 @@ export class SendMessageInput {
   @Field({ nullable: true, description: `1 to ${MAX_MESSAGE_LENGTH} characters, not blank` })
   @IsText(MAX_MESSAGE_LENGTH)
   body?: string;
-
-  @Field({ nullable: true, description: 'Taken for body when body is not given' })
-  @IsText(MAX_MESSAGE_LENGTH)
-  content?: string;
-
-  @Field({ nullable: true, description: 'Taken for body when body is not given' })
-  @IsText(MAX_MESSAGE_LENGTH)
-  message?: string;
 }
 
 @ArgsType()

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsText } from '../../../shared/validation';
 
@@ -58,6 +59,12 @@ export class DeadLetterDepth {
   oldestEvent?: Date | null;
 }
 
+export const DeadLetterOutcome = enumOf(
+  ['retried', 'discarded'],
+  'DeadLetterOutcome',
+  'What became of a dead letter: retried (back on its queue with fresh attempts) or discarded',
+);
+
 @ObjectType({ description: 'The outcome of retrying or discarding a dead letter' })
 export class DeadLetterAction {
   @Field(() => ID)
@@ -69,8 +76,8 @@ export class DeadLetterAction {
   @Field()
   topic!: string;
 
-  @Field({ description: 'retried (back on its queue with fresh attempts) or discarded' })
-  outcome!: string;
+  @Field(() => DeadLetterOutcome, { description: 'retried (back on its queue with fresh attempts) or discarded' })
+  outcome!: 'retried' | 'discarded';
 
   @Field(() => String, { nullable: true, description: 'The queue it went back to' })
   queue?: string | null;

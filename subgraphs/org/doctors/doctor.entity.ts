@@ -1,6 +1,6 @@
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Decimal } from '../../../shared/money';
+import { MoneyField } from '../../../shared/money';
 import { BaseRecord } from '../../../shared/model';
 import { stateMachine } from '../../../shared/state-machine';
 import { Organization } from '../organizations/organization.entity';
@@ -101,7 +101,11 @@ export class DoctorProfile extends BaseRecord {
   @Property({ type: 'integer', nullable: true })
   yearsOfExperience?: number | null;
 
-  @Field(() => Decimal, { nullable: true })
+  @MoneyField<DoctorProfile>({
+    currency: 'currency',
+    nullable: true,
+    description: 'The fee of one consultation; null when the doctor has not set one',
+  })
   @Property({ type: 'decimal', columnType: 'numeric', nullable: true })
   consultationFee?: string | null;
 

@@ -244,10 +244,7 @@ export class DoctorService {
   /** An administrator approves or rejects a pending profile (a rejection needs a reason); the doctor is mailed. */
   async verify(ctx: SubgraphContext, id: string, input: VerifyDoctorInput): Promise<DoctorProfile> {
     const viewer = requirePlatformPermission(ctx.viewer, 'admin:doctors');
-    const decision = (input.decision ??
-      (input.status ? { approved: 'approve', rejected: 'reject' }[input.status] : undefined) ??
-      (input.approved === undefined || input.approved === null ? undefined : input.approved ? 'approve' : 'reject')) as
-      VerifyDecision | undefined;
+    const decision = input.decision as VerifyDecision | undefined;
     if (!decision) throw errors.invalidField('decision', 'is required: approve or reject');
     const reason = input.reason?.trim() || null;
     if (decision === 'reject' && !reason) throw errors.invalidField('reason', 'is required when rejecting');

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, MaxLength } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { ORG_ROLES } from '../../../shared/permissions';
@@ -148,19 +149,13 @@ export class UpdateDoctorInput {
 
 export const VERIFY_DECISIONS = ['approve', 'reject'] as const;
 export type VerifyDecision = (typeof VERIFY_DECISIONS)[number];
+export const VerifyDoctorDecision = enumOf(VERIFY_DECISIONS, 'VerifyDoctorDecision', "A decision on a doctor's license: approve or reject");
 
 @InputType({ description: "The decision on a doctor's license" })
 export class VerifyDoctorInput {
-  @Field({ nullable: true, description: `${VERIFY_DECISIONS.join(' or ')}; or give status or approved` })
+  @Field(() => VerifyDoctorDecision, { nullable: true, description: VERIFY_DECISIONS.join(' or ') })
   @IsOneOf(VERIFY_DECISIONS)
   decision?: string;
-
-  @Field({ nullable: true, description: 'The resulting status instead of decision: approved or rejected' })
-  @IsOneOf(['approved', 'rejected'])
-  status?: string;
-
-  @Field({ nullable: true, description: 'true to approve, false to reject, instead of decision' })
-  approved?: boolean;
 
   @Field({ nullable: true, description: 'Required when rejecting; shown to the doctor' })
   @IsText(2000)

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { doctorOrganizations, doctorProfiles } from './doctor.consumers';
 import { DoctorOrganization, DoctorProfile } from './doctor.entity';
 import { DoctorResolver } from './doctor.resolver';
@@ -7,7 +8,7 @@ export default defineModule({
   name: 'doctors',
   description: 'Doctor profiles, verification, public search and availability, membership of organizations',
   entities: [DoctorProfile, DoctorOrganization],
-  resolvers: [DoctorResolver],
+  resolvers: [userFields(DoctorProfile, { user: { id: 'userId' }, verifiedByUser: { id: 'verifiedBy' } }), DoctorResolver],
   references: { Doctor: DoctorResolver.resolveReference },
   consumers: [doctorProfiles, doctorOrganizations],
 });

@@ -1,6 +1,15 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { auditChange, auditRead, type AuditEntry } from '../../../shared/audit/audit-trail';
 import { clock } from '../../../shared/clock';
+import {
+  keysetConnection,
+  windowOf,
+  type Connection,
+  type ConnectionArgs,
+  type KeysetList,
+  type KeysetScope,
+} from '../../../shared/connection';
+import { organizationsWith, requireViewer } from '../../../shared/permissions';
 import { lockedChange } from '../../../shared/locked-change';
 import type { EntityManager } from '../../../shared/db';
 import { errors, type FieldIssue } from '../../../shared/errors';
@@ -17,6 +26,13 @@ import { requireOrganization } from './organization-scope';
 import { lockRoom, requireFreeBed } from './room.service';
 
 const WHAT = 'Admission';
+
+const PATIENT_ADMISSIONS: KeysetList<Admission> = {
+  name: 'patient:admission',
+  entity: Admission,
+  parentColumn: 'patient_id',
+  sortColumn: 'admitted_at',
+};
 
 /** An admission is patient data: every read and change of one is audited. */
 const admissionAudit = (action: string, a: Admission, details: Record<string, unknown> = {}): AuditEntry => ({
@@ -106,6 +122,23 @@ export class AdmissionService {
       page.items.map((a) => admissionAudit('list', a)),
     );
     return page;
+  }
+
+  /**
+   * `patient { admissions }`: the patient's admissions in the organizations where the caller reads admissions (the
+   * rule of `organizationAdmissions`), latest first, by cursor; FORBIDDEN without admissions:read anywhere.
+   */
+  async forPatient(ctx: SubgraphContext, patientId: string, args: ConnectionArgs): Promise<Connection<Admission>> {
+    windowOf(args);
+    const orgs = organizationsWith(requireViewer(ctx.viewer), 'admissions:read');
+    if (orgs && !orgs.length) throw errors.forbidden('Reading admissions needs the admissions:read permission');
+    const scope: KeysetScope | undefined = orgs ? { sql: 'organization_id in (?)', params: [orgs] } : undefined;
+    const connection = await keysetConnection(ctx, PATIENT_ADMISSIONS, patientId, args, scope);
+    auditRead(
+      ctx,
+      connection.nodes.map((a) => admissionAudit('list', a)),
+    );
+    return connection;
   }
 
   async get(ctx: SubgraphContext, organizationId: string, id: string): Promise<Admission> {

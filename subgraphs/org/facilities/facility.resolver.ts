@@ -1,10 +1,13 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { PatientRef, ref } from '../../../shared/refs';
+import { ref } from '../../../shared/refs';
+import { OrgPatient } from '../patient';
+import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Organization } from '../organizations/organization.entity';
 import { AdmissionService } from './admission.service';
 import { Admission, AdmissionTransfer, Room } from './facility.entity';
 import {
+  AdmissionConnection,
   AdmissionListArgs,
   AdmissionPage,
   AdmitPatientInput,
@@ -146,7 +149,7 @@ export class AdmissionResolver {
     return this.rooms.load(ctx, admission.room.id);
   }
 
-  @FieldResolver(() => PatientRef, {
+  @FieldResolver(() => OrgPatient, {
     nullable: true,
     description: 'Resolved by the clinical subgraph; null when the patient does not exist or the caller may not see them',
   })
@@ -168,5 +171,36 @@ export class OrganizationRoomsResolver {
   @FieldResolver(() => RoomPage, { nullable: true, description: "The organization's rooms, by name (every member); as organizationRooms" })
   rooms(@Root() org: Organization, @Args() args: RoomListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, org.id, args);
+  }
+}
+
+/** `patient { admissions }`: the rule of `organizationAdmissions` (admissions:read), batched across patients. */
+@Resolver(() => OrgPatient)
+export class PatientAdmissionsResolver {
+  private readonly service = new AdmissionService();
+
+  @FieldResolver(() => AdmissionConnection, {
+    nullable: true,
+    description:
+      "The patient's admissions in the organizations where the caller reads admissions, latest first, by cursor; null with a FORBIDDEN error without admissions:read",
+  })
+  admissions(@Root() patient: OrgPatient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forPatient(ctx, patient.id, args);
+  }
+}
+
+/** The rooms of a move, read with the admission they belong to. */
+@Resolver(() => AdmissionTransfer)
+export class AdmissionTransferResolver {
+  private readonly rooms = new RoomService();
+
+  @FieldResolver(() => Room, { description: 'The room the patient left' })
+  fromRoom(@Root() transfer: AdmissionTransfer, @Ctx() ctx: SubgraphContext) {
+    return this.rooms.load(ctx, transfer.fromRoomId);
+  }
+
+  @FieldResolver(() => Room, { description: 'The room the patient moved to' })
+  toRoom(@Root() transfer: AdmissionTransfer, @Ctx() ctx: SubgraphContext) {
+    return this.rooms.load(ctx, transfer.toRoomId);
   }
 }

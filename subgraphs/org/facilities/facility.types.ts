@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
 import { Admission, AdmissionStatus, DischargeDisposition, MAX_ROOM_CAPACITY, Room, RoomStatus, RoomType } from './facility.entity';
@@ -139,3 +140,6 @@ export class AdmissionListArgs extends PageArgs {
 
 @ObjectType()
 export class AdmissionPage extends PageOf(Admission) {}
+
+@ObjectType({ description: 'Admissions by cursor, latest admission first' })
+export class AdmissionConnection extends ConnectionOf(Admission, 'Admission') {}

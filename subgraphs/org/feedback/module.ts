@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { userFields } from '../users/user-link';
 import { Feedback } from './feedback.entity';
 import { FeedbackResolver } from './feedback.resolver';
 
@@ -11,5 +12,12 @@ export default defineModule({
   description:
     'Feedback about organizations, appointments and the platform, signed in or anonymous (rate limited), triaged and resolved by administrators',
   entities: [Feedback],
-  resolvers: [FeedbackResolver],
+  resolvers: [
+    userFields(Feedback, {
+      submittedByUser: { id: 'submittedBy' },
+      triagedByUser: { id: 'triagedBy' },
+      resolvedByUser: { id: 'resolvedBy' },
+    }),
+    FeedbackResolver,
+  ],
 });

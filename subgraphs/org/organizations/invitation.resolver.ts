@@ -1,8 +1,15 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { InvitationStatus, OrganizationInvitation, invitationStatus } from './invitation.entity';
 import { InvitationService } from './invitation.service';
-import { AcceptInvitationArgs, InvitationListArgs, OrganizationInvitationPage, SendInvitationInput } from './invitation.types';
+import {
+  AcceptInvitationArgs,
+  InvitationListArgs,
+  OrganizationInvitationPage,
+  SendInvitationInput,
+  SendInvitationPayload,
+} from './invitation.types';
 import { Organization, OrganizationMember } from './organization.entity';
 import { OrganizationService } from './organization.service';
 
@@ -10,8 +17,9 @@ import { OrganizationService } from './organization.service';
 export class InvitationResolver {
   private readonly service = new InvitationService();
 
-  @Mutation(() => OrganizationInvitation, {
-    description: 'Invite someone by email to join with a role (members:manage); the token goes by mail',
+  @PayloadMutation(SendInvitationPayload, {
+    description:
+      'Invite someone by email to join with a role (members:manage); the token goes by mail. A member already or an invitation pending is a user error',
   })
   sendInvitation(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,

@@ -1,5 +1,6 @@
 import { ArgsType, Field, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { ORG_ROLES } from '../../../shared/permissions';
 import { IsEmailAddress, IsOneOf, IsText } from '../../../shared/validation';
 import { InvitationStatus, OrganizationInvitation } from './invitation.entity';
@@ -14,6 +15,12 @@ export class SendInvitationInput {
   @IsOneOf(ORG_ROLES)
   role!: string;
 }
+
+@ObjectType({
+  description:
+    'What sendInvitation answers: the invitation, or what the user must fix (a member already, an invitation pending, a bad field)',
+})
+export class SendInvitationPayload extends PayloadOf(OrganizationInvitation, 'invitation') {}
 
 @ArgsType()
 export class InvitationListArgs extends PageArgs {

@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { can } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { User } from '../users/user.entity';
+import { visibleUser } from '../users/user.resolver';
 import { memberUser, MemberService } from './member.service';
 import { MemberListArgs, MemberRoleArgs, OrganizationMemberPage } from './member.types';
 import { Organization, OrganizationMember } from './organization.entity';
@@ -60,6 +62,11 @@ export class MemberResolver {
   @FieldResolver(() => ID)
   userId(@Root() member: OrganizationMember): string {
     return member.user.id;
+  }
+
+  @FieldResolver(() => User, { nullable: true, description: 'The member: who they are, under the rule of user(id)' })
+  user(@Root() member: OrganizationMember, @Ctx() ctx: SubgraphContext) {
+    return visibleUser(ctx, member.user.id);
   }
 
   @FieldResolver(() => String, { nullable: true })

@@ -34,7 +34,9 @@ registerEnumType(OrganizationStatus, {
  * activate: a pending organization is approved, a suspended one reinstated. suspend: an active one is put on hold.
  * close: for good; nothing leaves `closed`. Nothing returns to `pending`.
  */
-export const ORGANIZATION = stateMachine<OrganizationStatus, 'activate' | 'suspend' | 'close'>('organization', {
+export type OrganizationAction = 'activate' | 'suspend' | 'close';
+
+export const ORGANIZATION = stateMachine<OrganizationStatus, OrganizationAction>('organization', {
   activate: { from: [OrganizationStatus.pending, OrganizationStatus.suspended], to: OrganizationStatus.active },
   suspend: { from: [OrganizationStatus.active], to: OrganizationStatus.suspended },
   close: { from: [OrganizationStatus.pending, OrganizationStatus.active, OrganizationStatus.suspended], to: OrganizationStatus.closed },

@@ -1,16 +1,33 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { transitionResolver } from '../../../shared/transitions';
 import { membershipRole, membershipRoles } from '../../../shared/viewer';
-import { Organization } from './organization.entity';
+import { ORGANIZATION, Organization } from './organization.entity';
 import { OrganizationService } from './organization.service';
 import {
   CreateOrganizationInput,
   OrganizationListArgs,
   OrganizationPage,
-  OrganizationStatusArgs,
+  OrganizationTransitionArgs,
   UpdateOrganizationInput,
 } from './organization.types';
+
+/** Platform administrators move an organization through its states, one mutation per move; closed is final. */
+export const OrganizationTransitionResolver = transitionResolver({
+  type: () => Organization,
+  machine: ORGANIZATION,
+  args: OrganizationTransitionArgs,
+  run: (ctx, args, action) => new OrganizationService().transition(ctx, args, action),
+  mutations: {
+    activate: {
+      name: 'activateOrganization',
+      description: 'Approve a pending organization or reinstate a suspended one (platform administrators)',
+    },
+    suspend: { name: 'suspendOrganization', description: 'Put an active organization on hold (platform administrators)' },
+    close: { name: 'closeOrganization', description: 'Close an organization for good (platform administrators); nothing leaves closed' },
+  },
+});
 
 @Resolver(() => Organization)
 export class OrganizationResolver {
@@ -46,13 +63,6 @@ export class OrganizationResolver {
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.update(ctx, id, input);
-  }
-
-  @Mutation(() => Organization, {
-    description: 'Activate, suspend or close an organization (platform administrators); closed is final',
-  })
-  updateOrganizationStatus(@Args() args: OrganizationStatusArgs, @Ctx() ctx: SubgraphContext) {
-    return this.service.setStatus(ctx, args);
   }
 
   @FieldResolver(() => [String], { description: 'Every role the caller holds in this organization (empty when not a member)' })

@@ -16,8 +16,13 @@ import { isPlatformAdmin } from '../../../shared/viewer';
 import { recordSecurityEvent } from '../security/security-log';
 import { forgetUser } from '../users/identity';
 import { User } from '../users/user.entity';
-import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus } from './organization.entity';
-import type { CreateOrganizationInput, OrganizationListArgs, OrganizationStatusArgs, UpdateOrganizationInput } from './organization.types';
+import { ORGANIZATION, Organization, OrganizationMember, OrganizationStatus, type OrganizationAction } from './organization.entity';
+import type {
+  CreateOrganizationInput,
+  OrganizationListArgs,
+  OrganizationTransitionArgs,
+  UpdateOrganizationInput,
+} from './organization.types';
 
 /** A place is a latitude and a longitude together: one without the other locates nothing. */
 function requireBothOrNeither(latitude: number | null | undefined, longitude: number | null | undefined): void {
@@ -84,14 +89,21 @@ export class OrganizationService {
 
   /** Active organizations are visible to every signed-in caller; others only to members and administrators. */
   async get(ctx: SubgraphContext, id: string): Promise<Organization> {
-    const viewer = requireViewer(ctx.viewer);
-    const org = isUuid(id) ? await this.load(ctx, id) : null;
+    requireViewer(ctx.viewer);
+    const org = await this.visible(ctx, id);
     if (!org) throw errors.notFound('Organization');
+    return org;
+  }
+
+  /** The organization under the rule of `organization(id)` (batched), or null when missing or not visible to the caller. */
+  async visible(ctx: SubgraphContext, id: string): Promise<Organization | null> {
+    const viewer = ctx.viewer;
+    const org = viewer && isUuid(id) ? await this.load(ctx, id) : null;
+    if (!viewer || !org) return null;
     const visible = viewer.apiKey
       ? viewer.apiKey.organizationId === id
       : org.status === OrganizationStatus.active || canSeeOrganization(viewer, id);
-    if (!visible) throw errors.notFound('Organization');
-    return org;
+    return visible ? org : null;
   }
 
   async update(ctx: SubgraphContext, id: string, input: UpdateOrganizationInput): Promise<Organization> {
@@ -108,24 +120,15 @@ export class OrganizationService {
   }
 
   /**
-   * Platform administrators move an organization through its states (ORGANIZATION); the requested status names the
-   * action. The row is locked, so two administrators acting at once apply one after the other.
+   * Platform administrators move an organization through its states (ORGANIZATION) by one of its actions. The row is
+   * locked, so two administrators acting at once apply one after the other.
    */
-  async setStatus(ctx: SubgraphContext, args: OrganizationStatusArgs): Promise<Organization> {
+  async transition(ctx: SubgraphContext, args: OrganizationTransitionArgs, action: OrganizationAction): Promise<Organization> {
     requirePlatformPermission(ctx.viewer, 'admin:organizations');
     if (!isUuid(args.id)) throw errors.notFound('Organization');
     return ctx.em.transactional(async (em) => {
       const org = await em.findOne(Organization, { id: args.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!org) throw errors.notFound('Organization');
-      // The requested status names the action; none leads back to pending.
-      const action = ORGANIZATION.actionTo(org.status, args.status);
-      if (!action) {
-        throw errors.conflict(
-          org.status === OrganizationStatus.pending
-            ? 'The organization is already pending'
-            : `Cannot return an organization that is ${org.status} to pending`,
-        );
-      }
       const from = org.status;
       org.status = ORGANIZATION.next(org.status, action);
       org.statusReason = args.reason?.trim() ?? null;

@@ -1,6 +1,7 @@
 import { IsOptional } from 'class-validator';
-import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { TransitionArgs } from '../../../shared/transitions';
 import { IsCountryCode, IsEmailAddress, IsInRange, IsPhone, IsText } from '../../../shared/validation';
 import { Organization, OrganizationStatus, OrganizationType } from './organization.entity';
 
@@ -96,14 +97,8 @@ export class OrganizationListArgs extends PageArgs {
 export class OrganizationPage extends PageOf(Organization) {}
 
 @ArgsType()
-export class OrganizationStatusArgs {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => OrganizationStatus, { description: 'active (activate), suspended (suspend) or closed (close, final)' })
-  status!: OrganizationStatus;
-
-  @Field({ nullable: true, description: 'Why, kept with the organization and in the security audit' })
+export class OrganizationTransitionArgs extends TransitionArgs {
+  @Field(() => String, { nullable: true, description: 'Why, kept with the organization and in the security audit' })
   @IsText(500)
-  reason?: string;
+  override reason?: string | null;
 }

@@ -30,8 +30,7 @@ export class AppointmentRequestService {
    */
   async create(ctx: SubgraphContext, input: CreateAppointmentRequestInput): Promise<AppointmentRequest> {
     const viewer = requireUser(ctx.viewer);
-    const preferredStart = input.preferredStart ?? input.startTime;
-    const preferredEnd = input.preferredEnd ?? input.endTime;
+    const { preferredStart, preferredEnd } = input;
     const missing = [...(preferredStart ? [] : ['preferredStart']), ...(preferredEnd ? [] : ['preferredEnd'])];
     if (missing.length) throw errors.validation(missing.map((field) => ({ field, message: 'is required' })));
     checkTimes(preferredStart!, preferredEnd!, { start: 'preferredStart', end: 'preferredEnd' });

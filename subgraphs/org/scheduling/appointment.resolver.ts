@@ -1,24 +1,32 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConnectionArgs } from '../../../shared/connection';
 import { byIds, PageArgs } from '../../../shared/model';
 import { Organization } from '../organizations/organization.entity';
-import { PatientRef, ref } from '../../../shared/refs';
+import { ref } from '../../../shared/refs';
+import { OrgPatient } from '../patient';
 import { Public } from '../../../shared/public';
+import { transitionResolver } from '../../../shared/transitions';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
+import { DoctorService } from '../doctors/doctor.service';
 import { AppointmentRequest } from './appointment-request.entity';
 import { AppointmentRequestService } from './appointment-request.service';
-import { Appointment, AppointmentStatus } from './appointment.entity';
+import { APPOINTMENT, Appointment } from './appointment.entity';
 import { AppointmentService } from './appointment.service';
 import {
+  AppointmentConnection,
   AppointmentKanban,
   AppointmentListArgs,
   AppointmentPage,
   AppointmentRequestListArgs,
   AppointmentRequestPage,
   BookAppointmentInput,
+  BookAppointmentPayload,
   CreateAppointmentRequestInput,
   KanbanArgs,
   RescheduleAppointmentInput,
+  RescheduleAppointmentPayload,
 } from './appointment.types';
 import { SchedulableResource } from './resource.entity';
 import { ResourceService } from './resource.service';
@@ -29,7 +37,7 @@ export class AppointmentResolver {
   private readonly resources = new ResourceService();
 
   @Public()
-  @Mutation(() => Appointment, { description: 'Book an appointment (public); 409 when the time is taken' })
+  @PayloadMutation(BookAppointmentPayload, { description: 'Book an appointment (public); a time taken or a bad field is a user error' })
   bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.book(ctx, input);
   }
@@ -54,16 +62,6 @@ export class AppointmentResolver {
     return this.service.kanban(ctx, args);
   }
 
-  @Mutation(() => Appointment, { description: 'Move an appointment to a status (staff); 409 when the move is not allowed' })
-  updateAppointmentStatus(
-    @Arg('id', () => ID, { description: 'The appointment' }) id: string,
-    @Arg('status', () => AppointmentStatus) status: AppointmentStatus,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
-    @Ctx() ctx: SubgraphContext,
-  ) {
-    return this.service.updateStatus(ctx, id, status, reason);
-  }
-
   @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
   cancelAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
@@ -73,7 +71,9 @@ export class AppointmentResolver {
     return this.service.cancel(ctx, id, reason);
   }
 
-  @Mutation(() => Appointment, { description: 'Move a booked or confirmed appointment to another time (staff, or its patient)' })
+  @PayloadMutation(RescheduleAppointmentPayload, {
+    description: 'Move a booked or confirmed appointment to another time (staff, or its patient); a time taken is a user error',
+  })
   rescheduleAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
     @Arg('input') input: RescheduleAppointmentInput,
@@ -98,7 +98,7 @@ export class AppointmentResolver {
     return ctx.loader<string, DoctorProfile>('doctor-profile', byIds(ctx.em, DoctorProfile)).load(appointment.doctorId);
   }
 
-  @FieldResolver(() => PatientRef, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
   patient(@Root() appointment: Appointment) {
     return ref(appointment.patientId);
   }
@@ -112,6 +112,7 @@ export class AppointmentResolver {
 export class AppointmentRequestResolver {
   private readonly service = new AppointmentRequestService();
   private readonly appointments = new AppointmentService();
+  private readonly resources = new ResourceService();
 
   @Mutation(() => AppointmentRequest, { description: 'Ask for an appointment with a resource or a doctor (signed-in users)' })
   createAppointmentRequest(
@@ -162,7 +163,39 @@ export class AppointmentRequestResolver {
   appointment(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
     return request.appointmentId ? this.appointments.load(ctx, request.appointmentId) : null;
   }
+
+  @FieldResolver(() => SchedulableResource, { nullable: true, description: 'The resource asked for, when one was' })
+  resource(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.resourceId ? this.resources.load(ctx, request.resourceId) : null;
+  }
+
+  @FieldResolver(() => DoctorProfile, { nullable: true, description: 'The doctor asked for, under the rule of doctor(id)' })
+  doctor(@Root() request: AppointmentRequest, @Ctx() ctx: SubgraphContext) {
+    return request.doctorId ? new DoctorService().reference(ctx, request.doctorId) : null;
+  }
+
+  @FieldResolver(() => OrgPatient, { nullable: true, description: 'The clinical patient, for callers who may see them' })
+  patient(@Root() request: AppointmentRequest) {
+    return ref(request.patientId);
+  }
 }
+
+/** One mutation per move of an appointment's day (staff); cancelling is `cancelAppointment`, open to its patient too. */
+export const AppointmentTransitionResolver = transitionResolver({
+  type: () => Appointment,
+  machine: APPOINTMENT,
+  run: (ctx, args, action) => new AppointmentService().transition(ctx, args, action),
+  mutations: {
+    confirm: { name: 'confirmAppointment', description: 'Confirm a booked appointment (staff); 409 from any other status' },
+    check_in: { name: 'checkInAppointment', description: 'Check the patient in for a booked or confirmed appointment (staff)' },
+    start: { name: 'startAppointment', description: 'Start the visit of a checked-in appointment (staff)' },
+    complete: { name: 'completeAppointment', description: 'Complete an appointment in progress (staff)' },
+    no_show: {
+      name: 'markAppointmentNoShow',
+      description: 'Mark a booked or confirmed appointment a no-show: the patient never came (staff)',
+    },
+  },
+});
 
 /** `organization { appointments }`: the rule of `appointments(organizationId)`, one organization per call. */
 @Resolver(() => Organization)
@@ -175,5 +208,20 @@ export class OrganizationAppointmentsResolver {
   })
   appointments(@Root() org: Organization, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx, Object.assign(new AppointmentListArgs(), args, { organizationId: org.id }));
+  }
+}
+
+/** `patient { appointments }`: the rule of `appointments` (the ones the caller may see), batched across patients. */
+@Resolver(() => OrgPatient)
+export class PatientAppointmentsResolver {
+  private readonly service = new AppointmentService();
+
+  @FieldResolver(() => AppointmentConnection, {
+    nullable: true,
+    description:
+      "The patient's appointments the caller may see (staff: their organizations'; the patient and their doctor: their own), latest start first, by cursor",
+  })
+  appointments(@Root() patient: OrgPatient, @Args() args: ConnectionArgs, @Ctx() ctx: SubgraphContext) {
+    return this.service.forPatient(ctx, patient.id, args);
   }
 }

@@ -1,5 +1,13 @@
 import { LockMode, raw, type ObjectQuery } from '@mikro-orm/core';
 import { clock } from '../../../shared/clock';
+import {
+  keysetConnection,
+  windowOf,
+  type Connection,
+  type ConnectionArgs,
+  type KeysetList,
+  type KeysetScope,
+} from '../../../shared/connection';
 import { errors } from '../../../shared/errors';
 import { ownPatientId, requirePatientOf } from '../../../shared/refs';
 import { byIds, isUuid, paginate, type PageResult } from '../../../shared/model';
@@ -9,19 +17,21 @@ import { emitEvent } from '../../../shared/outbox';
 import { APPOINTMENT_CANCELLED, APPOINTMENT_RESCHEDULED } from './appointment.events';
 import { can, organizationsWith, requireOrgPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import type { TransitionArgs } from '../../../shared/transitions';
 import type { Viewer } from '../../../shared/viewer';
 import {
   APPOINTMENT,
   APPOINTMENT_STATUSES,
+  type AppointmentAction,
   Appointment,
   appointmentAudit,
-  AppointmentStatus,
   RESCHEDULABLE_STATUSES,
   mayReadAppointment,
   readableAppointment,
 } from './appointment.entity';
 
 export { readableAppointment };
+
 import type {
   AppointmentKanban,
   AppointmentListArgs,
@@ -31,6 +41,23 @@ import type {
 } from './appointment.types';
 import { bookWithin, checkBookable, checkFree, checkTimes, doctorOf, lockResource } from './booking';
 import { findResource } from './scheduling-access';
+
+/**
+ * Which appointments a caller sees in lists: every one (`all`), or those of the organizations where they read
+ * appointments and, for a person, their own as patient or doctor. Written once for the root list and the joins.
+ */
+function appointmentReach(viewer: Viewer): { all: boolean; orgs: string[]; userId: string | null } {
+  const orgs = organizationsWith(viewer, 'appointments:read');
+  if (orgs === null) return { all: true, orgs: [], userId: null };
+  return { all: false, orgs, userId: viewer.apiKey || viewer.system ? null : viewer.userId };
+}
+
+const PATIENT_APPOINTMENTS: KeysetList<Appointment> = {
+  name: 'patient:appointment',
+  entity: Appointment,
+  parentColumn: 'patient_id',
+  sortColumn: 'start_time',
+};
 
 /** Appointments whose start falls on `date` in their resource's time zone. */
 const onLocalDate = (date: string) => ({
@@ -152,11 +179,8 @@ export class AppointmentService {
     };
   }
 
-  /** Moves an appointment to the status asked for, through the action that leads there (staff). */
-  async updateStatus(ctx: SubgraphContext, id: string, status: AppointmentStatus, reason?: string | null): Promise<Appointment> {
-    // Each status has one action leading to it; none leads to booked, where every appointment starts.
-    const action = APPOINTMENT.actionTo(undefined, status);
-    if (!action) throw errors.invalidField('status', 'cannot be set to booked; it is where every appointment starts');
+  /** Moves an appointment on by an action of its machine (staff); a cancellation also goes through `cancel`. */
+  async transition(ctx: SubgraphContext, { id, reason }: TransitionArgs, action: AppointmentAction): Promise<Appointment> {
     if (action === 'cancel') return this.cancel(ctx, id, reason, { staffOnly: true });
     await writableAppointment(ctx, id);
     return changeAppointment(ctx, id, (_tx, a) => {
@@ -259,13 +283,39 @@ export class AppointmentService {
     return appointment && mayReadAppointment(ctx.viewer, appointment) ? appointment : null;
   }
 
+  /**
+   * `patient { appointments }`: the patient's appointments under the rule of `appointments` (those the caller may
+   * see), latest start first, by cursor; batched across patients.
+   */
+  async forPatient(ctx: SubgraphContext, patientId: string, args: ConnectionArgs): Promise<Connection<Appointment>> {
+    windowOf(args);
+    const viewer = requireViewer(ctx.viewer);
+    const reach = appointmentReach(viewer);
+    const any = [
+      ...(reach.orgs.length ? ['organization_id in (?)'] : []),
+      ...(reach.userId ? ['patient_user_id = ?', 'doctor_user_id = ?'] : []),
+    ];
+    const scope: KeysetScope | undefined = reach.all
+      ? undefined
+      : {
+          sql: any.length ? any.join(' or ') : 'false',
+          params: [...(reach.orgs.length ? [reach.orgs] : []), ...(reach.userId ? [reach.userId, reach.userId] : [])],
+        };
+    const connection = await keysetConnection(ctx, PATIENT_APPOINTMENTS, patientId, args, scope);
+    auditRead(
+      ctx,
+      connection.nodes.map((a) => appointmentAudit('list', a)),
+    );
+    return connection;
+  }
+
   /** The rows a viewer may list: their organizations' (appointments:read), their own as patient or doctor. */
   private scope(viewer: Viewer): ObjectQuery<Appointment> {
-    const orgs = organizationsWith(viewer, 'appointments:read');
-    if (orgs === null) return {};
+    const reach = appointmentReach(viewer);
+    if (reach.all) return {};
     const any: ObjectQuery<Appointment>[] = [];
-    if (orgs.length) any.push({ organizationId: { $in: orgs } });
-    if (!viewer.apiKey && !viewer.system) any.push({ patientUserId: viewer.userId }, { doctorUserId: viewer.userId });
+    if (reach.orgs.length) any.push({ organizationId: { $in: reach.orgs } });
+    if (reach.userId) any.push({ patientUserId: reach.userId }, { doctorUserId: reach.userId });
     return any.length ? { $or: any } : { id: { $in: [] } };
   }
 }

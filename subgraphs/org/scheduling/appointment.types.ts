@@ -1,5 +1,8 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
+import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsEmailAddress, IsPhone, IsText } from '../../../shared/validation';
 import { AppointmentRequest, AppointmentRequestStatus } from './appointment-request.entity';
 import { Appointment, AppointmentStatus } from './appointment.entity';
@@ -39,6 +42,9 @@ export class BookAppointmentInput {
   patientId?: string;
 }
 
+@ObjectType({ description: 'What bookAppointment answers: the appointment, or what the user must fix (a time taken, a bad field)' })
+export class BookAppointmentPayload extends PayloadOf(Appointment, 'appointment') {}
+
 @InputType({ description: 'The new time of the appointment' })
 export class RescheduleAppointmentInput {
   @Field(() => Date)
@@ -51,6 +57,12 @@ export class RescheduleAppointmentInput {
   @IsId()
   resourceId?: string;
 }
+
+@ObjectType({
+  description:
+    'What rescheduleAppointment answers: the moved appointment, or what the user must fix (a time taken, a visit under way, a bad field)',
+})
+export class RescheduleAppointmentPayload extends PayloadOf(Appointment, 'appointment') {}
 
 @ArgsType()
 export class AppointmentListArgs extends PageArgs {
@@ -65,7 +77,7 @@ export class AppointmentListArgs extends PageArgs {
   @Field(() => AppointmentStatus, { nullable: true })
   status?: AppointmentStatus;
 
-  @Field({ nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date?: string;
 
@@ -83,9 +95,12 @@ export class AppointmentListArgs extends PageArgs {
 @ObjectType()
 export class AppointmentPage extends PageOf(Appointment) {}
 
+@ObjectType({ description: 'Appointments by cursor, latest start first' })
+export class AppointmentConnection extends ConnectionOf(Appointment, 'Appointment') {}
+
 @ArgsType()
 export class KanbanArgs {
-  @Field({ description: "YYYY-MM-DD, in each resource's time zone" })
+  @Field(() => LocalDate, { description: "YYYY-MM-DD, in each resource's time zone" })
   @IsCalendarDate()
   date!: string;
 
@@ -112,7 +127,7 @@ export class KanbanColumn {
 
 @ObjectType({ description: "A day's appointments in one column per status" })
 export class AppointmentKanban {
-  @Field()
+  @Field(() => LocalDate)
   date!: string;
 
   @Field(() => [KanbanColumn], { description: 'One column per status, always in the same order' })
@@ -133,17 +148,11 @@ export class CreateAppointmentRequestInput {
   @IsId()
   organizationId?: string;
 
-  @Field(() => Date, { nullable: true, description: 'Required (or `start_time`)' })
+  @Field(() => Date, { nullable: true, description: 'Required: the start wanted' })
   preferredStart?: Date;
 
-  @Field(() => Date, { nullable: true, description: 'Required (or `end_time`)' })
+  @Field(() => Date, { nullable: true, description: 'Required: the end wanted' })
   preferredEnd?: Date;
-
-  @Field(() => Date, { nullable: true, description: 'Same as preferred_start, for clients that send the booking names' })
-  startTime?: Date;
-
-  @Field(() => Date, { nullable: true, description: 'Same as preferred_end' })
-  endTime?: Date;
 
   @Field({ nullable: true })
   @IsText(2000)

@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
+import { LocalDate, LocalTime } from '../../../shared/scalars';
 
 export enum ResourceType {
   doctor = 'doctor',
@@ -55,10 +56,10 @@ export class SchedulableResource extends BaseRecord {
 /** A break inside a schedule's working window, `HH:MM` in the schedule's time zone. */
 @ObjectType('ScheduleBreak', { description: 'A break within working hours' })
 export class ScheduleBreak {
-  @Field({ description: 'HH:MM' })
+  @Field(() => LocalTime, { description: 'HH:MM' })
   startTime!: string;
 
-  @Field({ description: 'HH:MM' })
+  @Field(() => LocalTime, { description: 'HH:MM' })
   endTime!: string;
 }
 
@@ -78,11 +79,11 @@ export class Schedule extends BaseRecord {
   @Property({ type: 'jsonb' })
   daysOfWeek!: number[];
 
-  @Field({ description: 'HH:MM, local to the time zone' })
+  @Field(() => LocalTime, { description: 'HH:MM, local to the time zone' })
   @Property({ type: 'text' })
   startTime!: string;
 
-  @Field({ description: 'HH:MM, local to the time zone, after start_time' })
+  @Field(() => LocalTime, { description: 'HH:MM, local to the time zone, after start_time' })
   @Property({ type: 'text' })
   endTime!: string;
 
@@ -98,11 +99,11 @@ export class Schedule extends BaseRecord {
   @Property({ type: 'integer' })
   slotMinutes: Opt<number> = 30;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, first day it applies' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD, first day it applies' })
   @Property({ type: 'date', nullable: true })
   validFrom?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, last day it applies' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD, last day it applies' })
   @Property({ type: 'date', nullable: true })
   validUntil?: string | null;
 }

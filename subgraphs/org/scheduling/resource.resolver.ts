@@ -2,6 +2,8 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { PageArgs } from '../../../shared/model';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { DoctorProfile } from '../doctors/doctor.entity';
+import { DoctorService } from '../doctors/doctor.service';
 import { AvailabilityService } from './availability.service';
 import { SchedulableResource, Schedule } from './resource.entity';
 import { ResourceService } from './resource.service';
@@ -24,6 +26,15 @@ import { ScheduleService } from './schedule.service';
 export class ResourceResolver {
   private readonly service = new ResourceService();
   private readonly availability = new AvailabilityService();
+  private readonly doctors = new DoctorService();
+
+  @FieldResolver(() => DoctorProfile, {
+    nullable: true,
+    description: 'The doctor of a doctor resource, under the rule of doctor(id); null otherwise',
+  })
+  doctor(@Root() resource: SchedulableResource, @Ctx() ctx: SubgraphContext) {
+    return resource.doctorId ? this.doctors.reference(ctx, resource.doctorId) : null;
+  }
 
   @Public()
   @Query(() => SchedulableResourcePage, {

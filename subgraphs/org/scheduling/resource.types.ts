@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsUUID, Matches, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { LocalDate, LocalTime } from '../../../shared/scalars';
 import { IsCalendarDate, IsInRange, IsText } from '../../../shared/validation';
 import { HH_MM, isTimeZone } from './calendar';
 import { ResourceType, SchedulableResource, Schedule } from './resource.entity';
@@ -102,6 +103,8 @@ export class SchedulableResourcePage extends PageOf(SchedulableResource) {}
 
 @InputType({ description: 'A break within working hours' })
 export class ScheduleBreakInput {
+  // String, not LocalTime, on purpose: a break is an item of a list, and the REST adapter would name a bad time
+  // `breaks[0].end_time` where this route has always answered `breaks.0.end_time`.
   @Field({ description: 'HH:MM' })
   @IsClockTime()
   startTime!: string;
@@ -127,11 +130,11 @@ export class CreateScheduleInput {
   @IsInRange(0, 7)
   dayOfWeek?: number;
 
-  @Field({ description: "HH:MM in the schedule's time zone" })
+  @Field(() => LocalTime, { description: "HH:MM in the schedule's time zone" })
   @IsClockTime()
   startTime!: string;
 
-  @Field({ description: "HH:MM in the schedule's time zone, after start_time" })
+  @Field(() => LocalTime, { description: "HH:MM in the schedule's time zone, after start_time" })
   @IsClockTime()
   endTime!: string;
 
@@ -149,11 +152,11 @@ export class CreateScheduleInput {
   @Max(MAX_SLOT_MINUTES, { message: `must be at most ${MAX_SLOT_MINUTES} minutes` })
   slotMinutes?: number;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD' })
   @IsCalendarDate()
   validFrom?: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD, not before valid_from' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD, not before valid_from' })
   @IsCalendarDate()
   validUntil?: string;
 }
@@ -167,11 +170,11 @@ export class UpdateScheduleInput {
   @IsInRange(1, 7, undefined, { each: true })
   daysOfWeek?: number[];
 
-  @Field({ nullable: true })
+  @Field(() => LocalTime, { nullable: true })
   @IsClockTime()
   startTime?: string;
 
-  @Field({ nullable: true })
+  @Field(() => LocalTime, { nullable: true })
   @IsClockTime()
   endTime?: string;
 
@@ -189,11 +192,11 @@ export class UpdateScheduleInput {
   @Max(MAX_SLOT_MINUTES, { message: `must be at most ${MAX_SLOT_MINUTES} minutes` })
   slotMinutes?: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => LocalDate, { nullable: true })
   @IsCalendarDate()
   validFrom?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => LocalDate, { nullable: true })
   @IsCalendarDate()
   validUntil?: string | null;
 }
@@ -207,7 +210,7 @@ export class AvailabilityArgs {
   @IsId()
   resourceId!: string;
 
-  @Field({ description: "YYYY-MM-DD in the resource's time zone" })
+  @Field(() => LocalDate, { description: "YYYY-MM-DD in the resource's time zone" })
   @IsCalendarDate()
   date!: string;
 }
@@ -229,7 +232,7 @@ export class ResourceAvailability {
   @Field(() => ID)
   resourceId!: string;
 
-  @Field()
+  @Field(() => LocalDate)
   date!: string;
 
   @Field()
@@ -247,7 +250,7 @@ export class DoctorAvailabilityArgs {
   @IsId()
   doctorId!: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD; today (UTC) when omitted' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD; today (UTC) when omitted' })
   @IsCalendarDate()
   from?: string;
 
@@ -271,7 +274,7 @@ export class DoctorSlot {
 
 @ObjectType({ description: "One day of a doctor's free slots" })
 export class DoctorAvailabilityDay {
-  @Field()
+  @Field(() => LocalDate)
   date!: string;
 
   @Field(() => Int)
@@ -286,7 +289,7 @@ export class DoctorAvailability {
   @Field(() => ID)
   doctorId!: string;
 
-  @Field()
+  @Field(() => LocalDate)
   from!: string;
 
   @Field(() => [DoctorAvailabilityDay])

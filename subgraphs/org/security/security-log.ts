@@ -2,31 +2,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { SecurityEvent } from './security-event.entity';
 
 /** Security events the platform records (audit of access to accounts, keys and roles). */
-export type SecurityEventType =
-  | 'user_registered'
-  | 'login_succeeded'
-  | 'login_failed'
-  | 'logout'
-  | 'session_refreshed'
-  | 'refresh_token_reused'
-  | 'email_verified'
-  | 'password_reset_requested'
-  | 'password_reset'
-  | 'mfa_enrollment_started'
-  | 'mfa_enabled'
-  | 'mfa_disabled'
-  | 'mfa_challenge_failed'
-  | 'mfa_recovery_code_used'
-  | 'api_key_created'
-  | 'api_key_rotated'
-  | 'api_key_revoked'
-  | 'user_status_changed'
-  | 'organization_status_changed'
-  | 'member_role_changed'
-  | 'member_removed'
-  | 'invitation_sent'
-  | 'invitation_revoked'
-  | 'invitation_accepted';
+export type SecurityEventType = SecurityEvent['type'];
 
 export interface SecurityEventInput {
   type: SecurityEventType;

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { IsText } from '../../../shared/validation';
+import { LocalDate } from '../../../shared/scalars';
 import { AttendanceEntry } from './attendance.entity';
 
 @InputType({ description: 'Where the member clocks in' })
@@ -56,7 +57,7 @@ export class AttendanceTotal {
 
 @ObjectType({ description: "One day's attendance: the entries, and the minutes worked in all and per member" })
 export class AttendanceDay {
-  @Field({ description: 'The UTC day, YYYY-MM-DD' })
+  @Field(() => LocalDate, { description: 'The UTC day, YYYY-MM-DD' })
   date!: string;
 
   @Field(() => [AttendanceEntry], { description: 'Entries overlapping the day, earliest first' })

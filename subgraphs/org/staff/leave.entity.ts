@@ -1,9 +1,16 @@
 import { Entity, Enum, Index, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { BaseRecord } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 import { stateMachine } from '../../../shared/state-machine';
 
 export const LEAVE_TYPES = ['annual', 'sick', 'maternity', 'paternity', 'study', 'unpaid', 'other'] as const;
+export const LeaveType = enumOf(
+  LEAVE_TYPES,
+  'LeaveType',
+  'The kind of leave asked for: annual, sick, maternity, paternity, study, unpaid or other',
+);
 
 export enum LeaveStatus {
   pending = 'pending',
@@ -37,15 +44,15 @@ export class LeaveRequest extends BaseRecord {
   @Property({ type: 'uuid' })
   userId!: string;
 
-  @Field({ description: LEAVE_TYPES.join(', ') })
+  @Field(() => LeaveType, { description: LEAVE_TYPES.join(', ') })
   @Property({ type: 'text' })
   type!: string;
 
-  @Field({ description: 'First day of leave, YYYY-MM-DD' })
+  @Field(() => LocalDate, { description: 'First day of leave, YYYY-MM-DD' })
   @Property({ type: 'date' })
   startDate!: string;
 
-  @Field({ description: 'Last day of leave, YYYY-MM-DD' })
+  @Field(() => LocalDate, { description: 'Last day of leave, YYYY-MM-DD' })
   @Property({ type: 'date' })
   endDate!: string;
 

@@ -1,22 +1,23 @@
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
-import { LEAVE_TYPES, LeaveRequest, LeaveStatus } from './leave.entity';
+import { LocalDate } from '../../../shared/scalars';
+import { LEAVE_TYPES, LeaveRequest, LeaveStatus, LeaveType } from './leave.entity';
 
 @InputType({ description: 'The leave asked for: the organization, type, dates and reason' })
 export class CreateLeaveRequestInput {
   @Field(() => ID, { nullable: true, description: 'Optional when the caller belongs to exactly one organization' })
   organizationId?: string;
 
-  @Field({ nullable: true, description: `${LEAVE_TYPES.join(', ')}; other when omitted` })
+  @Field(() => LeaveType, { nullable: true, description: `${LEAVE_TYPES.join(', ')}; other when omitted` })
   @IsOneOf(LEAVE_TYPES)
   type?: string;
 
-  @Field({ description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { description: 'YYYY-MM-DD' })
   @IsCalendarDate()
   startDate!: string;
 
-  @Field({ description: 'YYYY-MM-DD, on or after startDate' })
+  @Field(() => LocalDate, { description: 'YYYY-MM-DD, on or after startDate' })
   @IsCalendarDate()
   endDate!: string;
 
@@ -30,7 +31,7 @@ export class LeaveListArgs extends PageArgs {
   @Field(() => LeaveStatus, { nullable: true })
   status?: LeaveStatus;
 
-  @Field({ nullable: true })
+  @Field(() => LeaveType, { nullable: true, description: 'Only leave of this type' })
   @IsOneOf(LEAVE_TYPES)
   type?: string;
 }

@@ -2,6 +2,8 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { config } from '../../../shared/config';
 import { PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { Appointment } from '../scheduling/appointment.entity';
+import { AppointmentService } from '../scheduling/appointment.service';
 import { VideoParticipant, VideoSession } from './telemedicine.entity';
 import { issuedJoins, TelemedicineService } from './telemedicine.service';
 import { VideoJoinType, VideoParticipantPage } from './telemedicine.types';
@@ -64,6 +66,14 @@ export class TelemedicineResolver {
   join(@Root() session: VideoSession): VideoJoinType | null {
     const join = issuedJoins.get(session);
     return join ? { ...join, serverUrl: config().VIDEO_PROVIDER === 'livekit' ? (config().VIDEO_API_URL ?? null) : null } : null;
+  }
+
+  @FieldResolver(() => Appointment, {
+    nullable: true,
+    description: 'The appointment the session is for, under the rule of appointment(id); null when the caller may not read it',
+  })
+  appointment(@Root() session: VideoSession, @Ctx() ctx: SubgraphContext) {
+    return new AppointmentService().resolveReference(ctx, session.appointmentId);
   }
 
   @FieldResolver(() => [VideoParticipant])

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import { ActionResult } from '../../../shared/model';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import {
   AuthPayload,
   ChallengeArgs,
@@ -14,6 +15,7 @@ import {
   ReferralInfo,
   RefreshArgs,
   RegisterInput,
+  RegisterPayload,
   ResetPasswordArgs,
   SocialLoginInput,
   TokenArgs,
@@ -30,7 +32,9 @@ export class AuthResolver {
   private readonly mfa = new MfaService();
 
   @Public()
-  @Mutation(() => AuthPayload, { description: 'Create an account and sign in; a verification email is sent' })
+  @PayloadMutation(RegisterPayload, {
+    description: 'Create an account and sign in; a verification email is sent. An email taken or a weak password is a user error',
+  })
   register(@Arg('input') input: RegisterInput, @Ctx() ctx: SubgraphContext) {
     return this.service.register(ctx, input);
   }

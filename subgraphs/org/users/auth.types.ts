@@ -1,7 +1,12 @@
 import { Matches, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsEmailAddress, IsOneOf, IsStrongPassword, IsText } from '../../../shared/validation';
-import { REGISTRATION_ROLES, User } from './user.entity';
+import { PayloadOf } from '../../../shared/user-errors';
+import { enumOf } from '../../../shared/enums';
+import { REGISTRATION_ROLES, RegistrationRole, User } from './user.entity';
+
+/** How the access token is sent: always `Bearer` (the `Authorization` header's scheme). */
+export const TokenType = enumOf(['Bearer'], 'TokenType', 'How an access token is sent: `Authorization: Bearer <token>`');
 
 @InputType({ description: 'The fields of a new account' })
 export class RegisterInput {
@@ -21,7 +26,7 @@ export class RegisterInput {
   @IsText(100)
   lastName!: string;
 
-  @Field({ nullable: true, description: `One of ${REGISTRATION_ROLES.join(', ')}; PATIENT when omitted` })
+  @Field(() => RegistrationRole, { nullable: true, description: `One of ${REGISTRATION_ROLES.join(', ')}; PATIENT when omitted` })
   @IsOneOf(REGISTRATION_ROLES)
   registrationRole?: string;
 
@@ -54,7 +59,7 @@ export class SocialLoginInput {
   @MaxLength(8192, { message: 'is too long' })
   idToken!: string;
 
-  @Field({ nullable: true, description: 'Role of the account when this login creates it; PATIENT when omitted' })
+  @Field(() => RegistrationRole, { nullable: true, description: 'Role of the account when this login creates it; PATIENT when omitted' })
   @IsOneOf(REGISTRATION_ROLES)
   registrationRole?: string;
 }
@@ -74,8 +79,8 @@ export class AuthPayload {
   @Field(() => String, { nullable: true, description: 'PASETO v4.public refresh token for POST /api/auth/refresh' })
   refreshToken?: string | null;
 
-  @Field(() => String, { nullable: true })
-  tokenType?: string | null;
+  @Field(() => TokenType, { nullable: true, description: 'Bearer: how the access token is sent (null with an MFA challenge)' })
+  tokenType?: 'Bearer' | null;
 
   @Field(() => Int, { nullable: true, description: 'Seconds until the access token expires' })
   expiresIn?: number | null;
@@ -86,6 +91,11 @@ export class AuthPayload {
   @Field(() => String, { nullable: true, description: 'Short-lived token for /api/auth/mfa/challenge' })
   challengeToken?: string | null;
 }
+
+@ObjectType({
+  description: 'What register answers: the new session (the user and tokens), or what the user must fix (an email taken, a weak password)',
+})
+export class RegisterPayload extends PayloadOf(AuthPayload, 'session') {}
 
 @ArgsType()
 export class RefreshArgs {

@@ -1,6 +1,8 @@
 import { Entity, Enum, Index, Property, type Opt } from '@mikro-orm/core';
 import { Directive, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { BaseRecord } from '../../../shared/model';
+import { stateMachine } from '../../../shared/state-machine';
 
 export enum UserStatus {
   active = 'active',
@@ -8,8 +10,22 @@ export enum UserStatus {
 }
 registerEnumType(UserStatus, { name: 'UserStatus', description: 'Whether an account may sign in: active or suspended' });
 
+export type UserAccountAction = 'activate' | 'suspend';
+
+/** Platform administrators activate or suspend an account; asking for the state it is in changes nothing. */
+export const USER_ACCOUNT = stateMachine<UserStatus, UserAccountAction>('user account', {
+  activate: { from: [UserStatus.active, UserStatus.suspended], to: UserStatus.active },
+  suspend: { from: [UserStatus.active, UserStatus.suspended], to: UserStatus.suspended },
+});
+
 /** Roles a person may pick when registering. Platform roles are never self-assigned. */
 export const REGISTRATION_ROLES = ['PATIENT', 'DOCTOR', 'NURSE', 'PHARMACIST', 'LAB_TECHNICIAN', 'STAFF'] as const;
+/** The roles as GraphQL names them: upper case, as the REST wire has always sent them. */
+export const RegistrationRole = enumOf(
+  REGISTRATION_ROLES,
+  'RegistrationRole',
+  'The role a person picks when registering (a DOCTOR gets a doctor profile); platform roles are never self-assigned',
+);
 
 /**
  * A person's account. An entity of the graph (`user(id)`, and `prescriber`, `recordedBy` ... in other subgraphs); the

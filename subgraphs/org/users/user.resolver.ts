@@ -5,7 +5,7 @@ import { requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { isPlatformAdmin } from '../../../shared/viewer';
 import { OrganizationMember } from '../organizations/organization.entity';
-import { signedInAs, User, UserStatus } from './user.entity';
+import { RegistrationRole, signedInAs, User, UserStatus } from './user.entity';
 
 /**
  * Who may see a user, as REST shows people: the user themself and platform administrators see the whole account
@@ -55,7 +55,7 @@ export class UserResolver {
     return user;
   }
 
-  @FieldResolver(() => String, { nullable: true, description: `Role chosen at registration. ${PRIVATE}` })
+  @FieldResolver(() => RegistrationRole, { nullable: true, description: `Role chosen at registration. ${PRIVATE}` })
   registrationRole(@Root() user: User, @Ctx() ctx: SubgraphContext): string | null {
     return ownAccount(ctx, user) ? user.registrationRole : null;
   }

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { byIds, PageArgs } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { Organization } from '../organizations/organization.entity';
 import { OrganizationService } from '../organizations/organization.service';
 import { FairnessService } from './fairness.service';
@@ -18,8 +19,10 @@ import {
   CoverageListArgs,
   CoverageRequirementPage,
   CreateCoverageRequirementInput,
+  CreateCoverageRequirementPayload,
   CreateRosterInput,
   CreateShiftTypeInput,
+  CreateShiftTypePayload,
   CreateSwapRequestInput,
   CreateWorkforceMemberInput,
   FairnessArgs,
@@ -72,7 +75,9 @@ export class WorkforceMemberResolver {
 export class ShiftTypeResolver {
   private readonly service = new ShiftService();
 
-  @Mutation(() => ShiftType, { description: 'Add a kind of shift, optionally with its default minimum staff (workforce:manage)' })
+  @PayloadMutation(CreateShiftTypePayload, {
+    description: 'Add a kind of shift, optionally with its default minimum staff (workforce:manage); a name taken is a user error',
+  })
   createShiftType(@Arg('input', { description: 'The shift type' }) input: CreateShiftTypeInput, @Ctx() ctx: SubgraphContext) {
     return this.service.createShiftType(ctx, input);
   }
@@ -92,7 +97,9 @@ export class ShiftTypeResolver {
 export class CoverageRequirementResolver {
   private readonly service = new ShiftService();
 
-  @Mutation(() => CoverageRequirement, { description: 'Add a coverage requirement, for the organization or one roster (workforce:manage)' })
+  @PayloadMutation(CreateCoverageRequirementPayload, {
+    description: 'Add a coverage requirement, for the organization or one roster (workforce:manage); one already set is a user error',
+  })
   createCoverageRequirement(
     @Arg('input', { description: 'The requirement' }) input: CreateCoverageRequirementInput,
     @Ctx() ctx: SubgraphContext,

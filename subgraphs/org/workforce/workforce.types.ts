@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayUnique, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { LocalDate, LocalTime } from '../../../shared/scalars';
 import { IsEmailAddress, IsInRange, IsText } from '../../../shared/validation';
 import { WorkforceMember } from './member.entity';
@@ -115,6 +116,9 @@ export class CreateShiftTypeInput {
   skillRequirements?: SkillRequirementInput[];
 }
 
+@ObjectType({ description: 'What createShiftType answers: the shift type, or what the user must fix (a name taken, times that disagree)' })
+export class CreateShiftTypePayload extends PayloadOf(ShiftType, 'shiftType') {}
+
 @InputType({ description: 'Minimum staff of a shift type, every day or on one day of the week' })
 export class RosterCoverageInput {
   @Field(() => ID, { description: 'The shift type' })
@@ -142,6 +146,12 @@ export class CreateCoverageRequirementInput extends RosterCoverageInput {
   @Field(() => ID, { nullable: true, description: 'A roster of the organization it is for (then it wins over the organization’s)' })
   rosterId?: string;
 }
+
+@ObjectType({
+  description:
+    'What createCoverageRequirement answers: the requirement, or what the user must fix (one already set for the shift type and day)',
+})
+export class CreateCoverageRequirementPayload extends PayloadOf(CoverageRequirement, 'coverageRequirement') {}
 
 @InputType({ description: 'A new roster' })
 export class CreateRosterInput {

@@ -1,9 +1,16 @@
 import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { Money } from '../../../shared/money';
 import { can } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { RevenueOrganization } from '../organization';
 import { Subscription, SubscriptionInvoice } from './subscription.entity';
+
+export const SubscriptionPaymentStatus = enumOf(
+  ['succeeded', 'failed'],
+  'SubscriptionPaymentStatus',
+  'How the last payment of the platform subscription went: succeeded or failed',
+);
 
 /** Subscription and payment state, as the billing provider last reported it. */
 @ObjectType({ description: "The organization's platform subscription and payment state, as the billing provider last reported it" })
@@ -17,7 +24,7 @@ export class OrganizationSubscription {
   @Field(() => Date, { nullable: true, description: 'End of the period paid for' })
   currentPeriodEnd?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'succeeded or failed' })
+  @Field(() => SubscriptionPaymentStatus, { nullable: true, description: 'succeeded or failed' })
   lastPaymentStatus?: string | null;
 
   @Field(() => Date, { nullable: true, description: 'When the provider created the last payment event applied' })

@@ -155,11 +155,11 @@ export class OrganizationClaimListArgs extends PageArgs {
 
 @ArgsType()
 export class ClaimAnalyticsArgs {
-  @Field({ nullable: true, description: 'YYYY-MM-DD: claims submitted on or after this day (UTC)' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD: claims submitted on or after this day (UTC)' })
   @IsCalendarDate()
   from?: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD: claims submitted on or before this day (UTC)' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD: claims submitted on or before this day (UTC)' })
   @IsCalendarDate()
   to?: string;
 
@@ -209,11 +209,11 @@ export class ReconciliationArgs extends PageArgs {
   @Field(() => ReconciliationStatus, { nullable: true, description: 'Only lines in this state' })
   status?: ReconciliationStatus;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD: claims submitted on or after this day (UTC)' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD: claims submitted on or after this day (UTC)' })
   @IsCalendarDate()
   from?: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD: claims submitted on or before this day (UTC)' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD: claims submitted on or before this day (UTC)' })
   @IsCalendarDate()
   to?: string;
 }

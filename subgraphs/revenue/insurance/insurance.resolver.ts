@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { clock } from '../../../shared/clock';
 import { byIds } from '../../../shared/model';
 import { Decimal, Money } from '../../../shared/money';
@@ -29,7 +29,8 @@ export class PlanBenefitView {
   @Field(() => Money, { description: 'Limit per policy term' })
   limit!: Money;
 
-  @Field(() => Decimal, { description: "The limit's amount, in the plan's currency (for lists that cannot nest deeper)" })
+  @Field(() => Decimal, { description: "The limit's amount alone, for the REST adapter (GraphQL clients read `limit`)" })
+  @Directive('@inaccessible')
   limitAmount!: string;
 
   @Field(() => Int, { description: 'Days after the policy starts before this benefit may be used' })

@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, Matches, Max, Min, ValidateNested } from 'c
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsCountryCode, IsCurrency, IsMoney, IsText } from '../../../shared/validation';
 import { BenefitCategory, InsurancePlan, InsurancePolicy, Payer, PayerAdapterKind, PolicyStatus } from './insurance.entity';
 
@@ -102,7 +103,10 @@ export class EnrollInPlanInput {
   @Field(() => ID, { description: 'The patient to insure: yourself, or a patient of an organization where you hold insurance:write' })
   patientId!: string;
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD: the first day the cover may start (default: the day the first premium is paid)' })
+  @Field(() => LocalDate, {
+    nullable: true,
+    description: 'YYYY-MM-DD: the first day the cover may start (default: the day the first premium is paid)',
+  })
   @IsCalendarDate()
   startDate?: string;
 }

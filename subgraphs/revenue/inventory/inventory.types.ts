@@ -3,6 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 import {
   IsCalendarDate,
   IsCountryCode,
@@ -17,7 +18,7 @@ import {
 import { MAX_CATALOG_ROWS } from './catalog';
 import { Product } from './product.entity';
 import { PurchaseOrder, PurchaseOrderStatus } from './purchase-order.entity';
-import { ADJUSTMENT_REASONS, InventoryItem, StockMovement } from './stock.entity';
+import { ADJUSTMENT_REASONS, InventoryItem, StockAdjustmentReason, StockMovement } from './stock.entity';
 import { Supplier } from './supplier.entity';
 
 /* ---------- products and the catalogue ---------- */
@@ -209,7 +210,10 @@ abstract class ItemSettings {
   @IsText(64)
   batchNumber?: string;
 
-  @Field({ nullable: true, description: 'Expiry date of the batch, YYYY-MM-DD (a 400 naming the field when it is not a date)' })
+  @Field(() => LocalDate, {
+    nullable: true,
+    description: 'Expiry date of the batch, YYYY-MM-DD (a 400 naming the field when it is not a date)',
+  })
   @IsCalendarDate()
   expiryDate?: string;
 }
@@ -226,7 +230,7 @@ export class AdjustStockInput extends ItemSettings {
   @IsInRange(-10_000_000, 10_000_000)
   quantity!: number;
 
-  @Field({ description: `One of: ${Object.keys(ADJUSTMENT_REASONS).join(', ')}` })
+  @Field(() => StockAdjustmentReason, { description: `One of: ${Object.keys(ADJUSTMENT_REASONS).join(', ')}` })
   @IsOneOf(Object.keys(ADJUSTMENT_REASONS))
   reason!: string;
 

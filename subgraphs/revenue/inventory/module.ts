@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { STOCK_LOW } from './inventory.events';
 import { REORDER_JOB } from './inventory.jobs';
 import {
@@ -18,7 +19,21 @@ export default defineModule({
   description:
     "The supply side of the marketplace: suppliers' catalogues (synced by SKU from JSON or CSV), each facility's stock with its ledger, adjustments and counts, low stock, purchase orders and the reorder trigger",
   entities: [Product, Supplier, InventoryItem, StockMovement, PurchaseOrder, PurchaseOrderLine],
-  resolvers: [ProductResolver, SupplierResolver, InventoryItemResolver, PurchaseOrderResolver, PurchaseOrderLineResolver],
+  resolvers: [
+    referenceFields(PurchaseOrder, {
+      createdByUser: { id: 'createdBy', type: 'User' },
+      approvedByUser: { id: 'approvedBy', type: 'User' },
+      receivedByUser: { id: 'receivedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
+    referenceFields(StockMovement, { createdByUser: { id: 'createdBy', type: 'User' } }),
+    referenceFields(Supplier, { createdByUser: { id: 'createdBy', type: 'User' } }),
+    ProductResolver,
+    SupplierResolver,
+    InventoryItemResolver,
+    PurchaseOrderResolver,
+    PurchaseOrderLineResolver,
+  ],
   topics: [STOCK_LOW],
   jobs: [REORDER_JOB],
 });

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
-import { Decimal, Money } from '../../../shared/money';
+import { Money, MoneyField } from '../../../shared/money';
 import { stateMachine } from '../../../shared/state-machine';
 
 export enum PurchaseOrderStatus {
@@ -128,11 +128,11 @@ export class PurchaseOrderLine extends BaseRecord {
   @Property({ type: 'integer', check: 'quantity > 0' })
   quantity!: number;
 
-  @Field(() => Decimal, { description: "Cost of one unit, in the purchase order's currency" })
+  @MoneyField<PurchaseOrderLine>({ currency: 'currency', description: "Cost of one unit, in the purchase order's currency" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   unitCost!: string;
 
-  @Field(() => Decimal, { description: "quantity × unit cost, in the purchase order's currency" })
+  @MoneyField<PurchaseOrderLine>({ currency: 'currency', description: "quantity × unit cost, in the purchase order's currency" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   amount!: string;
 

@@ -1,5 +1,6 @@
 import { Check, Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { BaseRecord } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
 
@@ -33,6 +34,11 @@ export const ADJUSTMENT_REASONS = {
   count_correction: 'either',
 } as const;
 export type AdjustmentReason = keyof typeof ADJUSTMENT_REASONS;
+export const StockAdjustmentReason = enumOf(
+  Object.keys(ADJUSTMENT_REASONS) as AdjustmentReason[],
+  'StockAdjustmentReason',
+  'Why a person adjusts stock: received (adds), dispensed, damaged or expired (remove), count_correction (either way)',
+);
 
 /**
  * What one facility holds of one product. `onHand` and `reserved` are never written except together with a ledger

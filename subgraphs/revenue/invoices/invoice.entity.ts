@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Decimal } from '../../../shared/money';
+import { Decimal, MoneyField } from '../../../shared/money';
 import { BaseRecord } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
 import { stateMachine } from '../../../shared/state-machine';
@@ -40,23 +40,29 @@ export class InvoiceLine {
   @Field(() => Int, { description: 'How many' })
   quantity!: number;
 
-  @Field(() => Decimal, { description: 'Price of one, in the invoice currency' })
+  @MoneyField<InvoiceLine>({ currency: 'currency', description: 'Price of one, in the invoice currency' })
   unitPrice!: string;
 
-  @Field(() => Decimal, { description: 'quantity × unit price' })
+  @MoneyField<InvoiceLine>({ currency: 'currency', description: 'quantity × unit price' })
   amount!: string;
 
-  @Field(() => Decimal, { description: 'Amount taken off the line' })
+  @MoneyField<InvoiceLine>({ currency: 'currency', description: 'Amount taken off the line' })
   discount!: string;
 
   @Field(() => Decimal, { description: 'Tax rate in percent ("16" for 16% VAT)' })
   taxRate!: string;
 
-  @Field(() => Decimal, { description: "(amount − discount) × tax rate, rounded half-even to the currency's minor unit" })
+  @MoneyField<InvoiceLine>({
+    currency: 'currency',
+    description: "(amount − discount) × tax rate, rounded half-even to the currency's minor unit",
+  })
   taxAmount!: string;
 
-  @Field(() => Decimal, { description: 'amount − discount + tax: what the line adds to the invoice total' })
+  @MoneyField<InvoiceLine>({ currency: 'currency', description: 'amount − discount + tax: what the line adds to the invoice total' })
   total!: string;
+
+  /** The invoice's currency: not stored on the line, set when the invoice answers its lines. */
+  currency?: string;
 }
 
 /** An invoice an organization issues to a patient or payer. */
@@ -91,23 +97,23 @@ export class Invoice extends BaseRecord {
   @Property({ type: 'jsonb' })
   items: Opt<InvoiceLine[]> = [];
 
-  @Field(() => Decimal, { description: "Sum of the lines' amounts (quantity × unit price)" })
+  @MoneyField<Invoice>({ currency: 'currency', description: "Sum of the lines' amounts (quantity × unit price)" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   subtotal!: string;
 
-  @Field(() => Decimal, { description: "Sum of the lines' discounts" })
+  @MoneyField<Invoice>({ currency: 'currency', description: "Sum of the lines' discounts" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   discountTotal!: string;
 
-  @Field(() => Decimal, { description: "Sum of the lines' taxes" })
+  @MoneyField<Invoice>({ currency: 'currency', description: "Sum of the lines' taxes" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   taxTotal!: string;
 
-  @Field(() => Decimal, { description: "Sum of the lines' totals: subtotal − discounts + taxes" })
+  @MoneyField<Invoice>({ currency: 'currency', description: "Sum of the lines' totals: subtotal − discounts + taxes" })
   @Property({ type: 'decimal', columnType: 'numeric' })
   totalAmount!: string;
 
-  @Field(() => Decimal, { description: 'Paid so far' })
+  @MoneyField<Invoice>({ currency: 'currency', description: 'Paid so far' })
   @Property({ type: 'decimal', columnType: 'numeric' })
   amountPaid!: string;
 

@@ -1,12 +1,18 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Decimal, fromMinor } from '../../../shared/money';
+import { fromMinor, moneyField } from '../../../shared/money';
 import { ref } from '../../../shared/refs';
 import { RevenueOrganization } from '../organization';
 import { BilledPatient } from './patient-invoices.resolver';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { Invoice } from './invoice.entity';
+import { Invoice, InvoiceLine } from './invoice.entity';
 import { amountDue, InvoiceService } from './invoice.service';
 import { CreateInvoiceInput, InvoiceListArgs, InvoicePage, RcmInvoiceListArgs } from './invoice.types';
+
+moneyField(Invoice, 'amountDue', {
+  description: 'Total less what was paid',
+  currency: 'currency',
+  amount: (invoice) => fromMinor(amountDue(invoice), invoice.currency),
+});
 
 @Resolver(() => Invoice)
 export class InvoiceResolver {
@@ -54,9 +60,9 @@ export class InvoiceResolver {
     return this.service.void(ctx, id);
   }
 
-  @FieldResolver(() => Decimal, { description: 'Total less what was paid' })
-  amountDue(@Root() invoice: Invoice): string {
-    return fromMinor(amountDue(invoice), invoice.currency);
+  @FieldResolver(() => [InvoiceLine], { description: 'The lines (1 to 200)' })
+  items(@Root() invoice: Invoice): InvoiceLine[] {
+    return invoice.items.map((line) => ({ ...line, currency: invoice.currency }));
   }
 
   @FieldResolver(() => RevenueOrganization, { nullable: true, description: 'The organization issuing the invoice' })

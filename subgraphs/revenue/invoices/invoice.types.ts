@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, Matches, Max, Min, ValidateNested } from 'c
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { LocalDate } from '../../../shared/scalars';
 import { IsCalendarDate, IsCurrency, IsMoney, IsText } from '../../../shared/validation';
 import { Invoice, InvoiceStatus } from './invoice.entity';
 
@@ -51,7 +52,7 @@ export class CreateInvoiceInput {
   @ValidateNested()
   items!: InvoiceLineInput[];
 
-  @Field({ nullable: true, description: 'YYYY-MM-DD' })
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD' })
   @IsCalendarDate()
   dueDate?: string;
 

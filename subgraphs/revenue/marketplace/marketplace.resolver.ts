@@ -14,7 +14,6 @@ import {
   EmergencyRoutingResult,
   SupplyOrderListArgs,
   SupplyOrderPage,
-  SupplyOrderTransitionArgs,
   VerifySupplyOrderInput,
 } from './marketplace.types';
 import { SupplyOrder, SupplyOrderItem } from './order.entity';
@@ -91,13 +90,6 @@ export class SupplyOrderResolver {
   })
   deliverSupplyOrder(@Arg('id', () => ID, ORDER_ID) id: string, @Ctx() ctx: SubgraphContext) {
     return this.service.deliver(ctx, id);
-  }
-
-  @Mutation(() => SupplyOrder, {
-    description: 'Move an order to the status named, by the action leading there (same rules as the named mutations); 409 when not allowed',
-  })
-  transitionSupplyOrder(@Args() args: SupplyOrderTransitionArgs, @Ctx() ctx: SubgraphContext) {
-    return this.service.transition(ctx, args);
   }
 
   @FieldResolver(() => RevenueOrganization, { nullable: true, description: 'The facility selling' })

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { enumOf } from '../../../shared/enums';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { Money } from '../../../shared/money';
 import { IsInRange, IsPhone, IsText } from '../../../shared/validation';
@@ -65,10 +66,18 @@ export class CheckoutInput extends CreateSupplyOrderInput {
   payment?: CheckoutPaymentInput;
 }
 
+export const CheckoutPaymentState = enumOf(
+  ['requested'],
+  'CheckoutPaymentState',
+  'Where the payment a checkout started is: requested (the payments module starts it)',
+);
+
 @ObjectType({ description: 'The payment a checkout started' })
 export class CheckoutPayment {
-  @Field({ description: '"requested": the payments module starts it; follow it at /api/payments/mobile-money/status/:order_id' })
-  state!: string;
+  @Field(() => CheckoutPaymentState, {
+    description: '"requested": the payments module starts it; follow it at /api/payments/mobile-money/status/:order_id',
+  })
+  state!: 'requested';
 
   @Field()
   provider!: string;
@@ -123,21 +132,6 @@ export class VerifySupplyOrderInput {
   @Field({ nullable: true })
   @IsText(2000)
   notes?: string;
-}
-
-@ArgsType()
-export class SupplyOrderTransitionArgs {
-  @Field(() => ID, { description: 'The order id' })
-  id!: string;
-
-  @Field(() => SupplyOrderStatus, {
-    description: 'The status wanted: each is reached by its named action, from the states the machine allows',
-  })
-  status!: SupplyOrderStatus;
-
-  @Field({ nullable: true, description: 'Why (kept when cancelling)' })
-  @IsText(500)
-  reason?: string;
 }
 
 @ArgsType()

@@ -1,4 +1,5 @@
 import { defineModule } from '../../../shared/module';
+import { referenceFields } from '../../../shared/refs';
 import { supplyOrderPayments } from './marketplace.consumers';
 import { PAYMENT_REQUESTED } from './marketplace.events';
 import { EmergencyRoutingResolver, SupplyOrderItemResolver, SupplyOrderResolver } from './marketplace.resolver';
@@ -9,7 +10,15 @@ export default defineModule({
   description:
     "Patients' orders of medicines and supplies from a facility (reserve, verify against e-prescriptions, pay, pack, dispatch, deliver), cart checkout with mobile money, emergency routing to nearby stock",
   entities: [SupplyOrder],
-  resolvers: [SupplyOrderResolver, SupplyOrderItemResolver, EmergencyRoutingResolver],
+  resolvers: [
+    referenceFields(SupplyOrder, {
+      verifiedByUser: { id: 'verifiedBy', type: 'User' },
+      cancelledByUser: { id: 'cancelledBy', type: 'User' },
+    }),
+    SupplyOrderResolver,
+    SupplyOrderItemResolver,
+    EmergencyRoutingResolver,
+  ],
   topics: [PAYMENT_REQUESTED],
   consumers: [supplyOrderPayments],
 });

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BaseRecord } from '../../../shared/model';
-import { Decimal, Money } from '../../../shared/money';
+import { Money, MoneyField } from '../../../shared/money';
 import { stateMachine } from '../../../shared/state-machine';
 
 export enum SupplyOrderStatus {
@@ -73,10 +73,10 @@ export class SupplyOrderItem {
   @Field(() => Int)
   quantity!: number;
 
-  @Field(() => Decimal, { description: "The price of one unit when ordered, in the order's currency" })
+  @MoneyField<SupplyOrderItem>({ currency: 'currency', description: "The price of one unit when ordered, in the order's currency" })
   unitPrice!: string;
 
-  @Field(() => Decimal, { description: "quantity × unit price, in the order's currency" })
+  @MoneyField<SupplyOrderItem>({ currency: 'currency', description: "quantity × unit price, in the order's currency" })
   amount!: string;
 
   /** The order's currency, kept on each line too. */

@@ -23,7 +23,6 @@ import type {
   CheckoutResult,
   CreateSupplyOrderInput,
   SupplyOrderListArgs,
-  SupplyOrderTransitionArgs,
   VerifySupplyOrderInput,
 } from './marketplace.types';
 import {
@@ -189,21 +188,6 @@ export class SupplyOrderService {
       order.deliveredAt = clock.now();
       await consume(tx.em, order.facilityId, linesOf(order), order.id, tx.viewer!.userId);
     });
-  }
-
-  /** For clients that name the status wanted: the action leading there, under the same rules as the named ones. */
-  async transition(ctx: SubgraphContext, args: SupplyOrderTransitionArgs): Promise<SupplyOrder> {
-    const found = await this.readable(ctx, args.id);
-    const action = SUPPLY_ORDER.actionTo(found.status, args.status);
-    if (!action) throw errors.conflict(`A supply order cannot return to ${args.status}`);
-    switch (action) {
-      case 'verify':
-        return this.verify(ctx, found.id, {});
-      case 'cancel':
-        return this.cancel(ctx, { id: found.id, reason: args.reason });
-      default:
-        return this[action](ctx, found.id);
-    }
   }
 
   /** Who may see an order: its customer, its patient, the facility's staff; 404 for anyone else. */
