@@ -420,14 +420,14 @@ describe('every list of the patient beside the patient', () => {
     ).createLabOrder.id;
     await mutate(
       c.nurse,
-      'mutation($p: ID!) { createObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
+      'mutation($p: ID!) { recordObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
       {
         p: patientId,
       },
     );
     await mutate(
       c.doctor,
-      'mutation($p: ID!) { createImagingOrder(input: { patientId: $p, modality: "CR", clinicalIndication: "Cough for three weeks" }) { id } }',
+      'mutation($p: ID!) { createImagingOrder(input: { patientId: $p, modality: CR, clinicalIndication: "Cough for three weeks" }) { id } }',
       { p: patientId },
     );
     await mutate(c.doctor, 'mutation($p: ID!, $u: ID!) { grantConsent(input: { patientId: $p, granteeUserId: $u }) { id } }', {
