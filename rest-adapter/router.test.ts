@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { ExecutionResult, PreparedOperation } from '../shared/prepared-operation';
 import { loadOperations } from './operations';
-import { defineRoutes, type RouteSpec } from './route';
+import { anyCase, defineRoutes, type RouteSpec } from './route';
 import { compileRoutes, restRouter } from './router';
 
 const schema = buildSchema(`
@@ -69,6 +69,7 @@ describe('a route choosing its operation by a body field', () => {
             summary: 'Ring',
             synonyms: { approved: { to: 'decision', value: (v) => (v === true ? 'approve' : v === false ? 'reject' : v) } },
           },
+          { method: 'POST', path: '/doors/:id/knock', operation: 'Ring', summary: 'Knock', synonyms: { decision: anyCase('decision') } },
         ]),
       ],
       schema,
@@ -164,6 +165,13 @@ describe('a route choosing its operation by a body field', () => {
       fetch(`${base}/doors/${ID}/ring`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(((await (await ring({ approved: false })).json()) as { data: { state: string } }).data.state).toBe('reject');
     expect(((await (await ring({ approved: true, decision: 'later' })).json()) as { data: { state: string } }).data.state).toBe('later');
+  });
+
+  it('takes a field under its own name in other words (any letter case), keeping the field', async () => {
+    const knock = (body: unknown) =>
+      fetch(`${base}/doors/${ID}/knock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(((await (await knock({ decision: 'APPROVE' })).json()) as { data: { state: string } }).data.state).toBe('approve');
+    expect(((await (await knock({ decision: null })).json()) as { data: { state: string | null } }).data.state).toBeNull();
   });
 
   it('stops the start when a value of the enum neither runs an operation nor is refused', () => {
