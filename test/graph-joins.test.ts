@@ -420,7 +420,7 @@ describe('every list of the patient beside the patient', () => {
     ).createLabOrder.id;
     await mutate(
       c.nurse,
-      'mutation($p: ID!) { createObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
+      'mutation($p: ID!) { recordObservation(input: { patientId: $p, code: "8867-4", valueQuantity: 72, unit: "/min" }) { id } }',
       {
         p: patientId,
       },
