@@ -87,10 +87,10 @@ export class DiagnosticReportListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => DiagnosticReportStatus, { nullable: true })
+  @Field(() => DiagnosticReportStatus, { nullable: true, description: 'Only reports in this status; every status when omitted' })
   status?: DiagnosticReportStatus;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only reports in this category; every category when omitted' })
   @IsOneOf(DIAGNOSTIC_REPORT_CATEGORIES)
   category?: string;
 

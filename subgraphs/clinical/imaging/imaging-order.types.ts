@@ -39,17 +39,17 @@ export class ImagingOrderListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => ImagingOrderStatus, { nullable: true })
+  @Field(() => ImagingOrderStatus, { nullable: true, description: 'Only orders in this status; every status when omitted' })
   status?: ImagingOrderStatus;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only orders for this DICOM modality (CT, MR, US...); every modality when omitted' })
   @IsOneOf(MODALITIES)
   modality?: string;
 }
 
 @ArgsType()
 export class CancelImagingOrderArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The imaging order' })
   id!: string;
 
   @Field({ nullable: true, description: 'Why the order is cancelled' })
@@ -59,7 +59,7 @@ export class CancelImagingOrderArgs {
 
 @ArgsType()
 export class ScheduleImagingOrderArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The imaging order' })
   id!: string;
 
   @Field(() => Date, { description: 'When the examination is booked; not in the past' })

@@ -103,11 +103,11 @@ export class ObservationListArgs extends PageArgs {
   @Matches(LOINC_CODE, { message: 'must be a LOINC code such as 8867-4' })
   code?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only observations in this category; every category when omitted' })
   @IsOneOf(OBSERVATION_CATEGORIES)
   category?: string;
 
-  @Field(() => ObservationStatus, { nullable: true })
+  @Field(() => ObservationStatus, { nullable: true, description: 'Only observations in this status; every status when omitted' })
   status?: ObservationStatus;
 }
 
