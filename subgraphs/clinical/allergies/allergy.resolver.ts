@@ -29,7 +29,7 @@ export class AllergyResolver {
   @Mutation(() => Allergy, { description: "Record a patient's allergy (clinicians of its organization, or the patient)" })
   recordAllergy(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
-    @Arg('input') input: RecordAllergyInput,
+    @Arg('input', { description: 'The fields of the new allergy' }) input: RecordAllergyInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.record(ctx, patientId, input);

@@ -76,7 +76,7 @@ export class UpdateAllergyInput {
 
 @ArgsType()
 export class AllergyListArgs extends PageArgs {
-  @Field(() => AllergyStatus, { nullable: true })
+  @Field(() => AllergyStatus, { nullable: true, description: 'Only allergies in this status; every status when omitted' })
   status?: AllergyStatus;
 }
 

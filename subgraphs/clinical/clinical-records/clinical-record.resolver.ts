@@ -83,7 +83,11 @@ export class ClinicalRecordResolver {
   }
 
   @Query(() => AuditEventPage, { description: 'Who read or changed a record and when' })
-  clinicalRecordAudit(@Arg('id', () => ID) id: string, @Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
+  clinicalRecordAudit(
+    @Arg('id', () => ID, { description: 'The clinical record' }) id: string,
+    @Args() args: PageArgs,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.auditTrail(ctx, id, args);
   }
 

@@ -39,12 +39,15 @@ export class ConsentResolver {
   }
 
   @Mutation(() => Consent, { description: 'The patient gives a clinician or an organization access to their clinical data' })
-  grantConsent(@Arg('input') input: GrantConsentInput, @Ctx() ctx: SubgraphContext) {
+  grantConsent(@Arg('input', { description: 'The consent to grant' }) input: GrantConsentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.grant(ctx, input);
   }
 
   @Mutation(() => Consent, { description: 'A clinician asks a patient for access' })
-  requestConsent(@Arg('input') input: RequestConsentInput, @Ctx() ctx: SubgraphContext) {
+  requestConsent(
+    @Arg('input', { description: 'The consent to ask the patient for' }) input: RequestConsentInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.request(ctx, input);
   }
 

@@ -41,7 +41,7 @@ export class RequestConsentInput {
 
 @ArgsType()
 export class ConsentListArgs extends PageArgs {
-  @Field(() => ConsentStatus, { nullable: true })
+  @Field(() => ConsentStatus, { nullable: true, description: 'Only consents in this status; every status when omitted' })
   status?: ConsentStatus;
 }
 

@@ -6,10 +6,10 @@ import { DataSubjectRequest } from './dsr.entity';
 
 @ArgsType()
 export class ErasureArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The patient whose data is erased' })
   patientId!: string;
 
-  @Field()
+  @Field({ description: 'Why, up to 2000 characters (kept with the request)' })
   @IsText(2000)
   reason!: string;
 
@@ -20,7 +20,7 @@ export class ErasureArgs {
 
 @ArgsType()
 export class DsrListArgs extends PageArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The patient' })
   patientId!: string;
 }
 

@@ -85,10 +85,10 @@ export class DiagnosticReportListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => DiagnosticReportStatus, { nullable: true })
+  @Field(() => DiagnosticReportStatus, { nullable: true, description: 'Only reports in this status; every status when omitted' })
   status?: DiagnosticReportStatus;
 
-  @Field(() => DiagnosticReportCategory, { nullable: true })
+  @Field(() => DiagnosticReportCategory, { nullable: true, description: 'Only reports in this category; every category when omitted' })
   category?: DiagnosticReportCategory;
 
   @Field(() => ID, { nullable: true, description: 'Only the reports answering this service request' })

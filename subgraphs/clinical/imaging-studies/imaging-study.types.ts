@@ -55,10 +55,13 @@ export class ImagingStudyListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => ImagingStudyStatus, { nullable: true })
+  @Field(() => ImagingStudyStatus, { nullable: true, description: 'Only studies in this status; every status when omitted' })
   status?: ImagingStudyStatus;
 
-  @Field(() => ImagingModality, { nullable: true })
+  @Field(() => ImagingModality, {
+    nullable: true,
+    description: 'Only studies of this DICOM modality (CT, MR, US...); every modality when omitted',
+  })
   modality?: ImagingModality;
 }
 

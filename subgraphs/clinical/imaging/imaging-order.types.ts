@@ -36,16 +36,19 @@ export class ImagingOrderListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => ImagingOrderStatus, { nullable: true })
+  @Field(() => ImagingOrderStatus, { nullable: true, description: 'Only orders in this status; every status when omitted' })
   status?: ImagingOrderStatus;
 
-  @Field(() => ImagingModality, { nullable: true })
+  @Field(() => ImagingModality, {
+    nullable: true,
+    description: 'Only orders for this DICOM modality (CT, MR, US...); every modality when omitted',
+  })
   modality?: ImagingModality;
 }
 
 @ArgsType()
 export class CancelImagingOrderArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The imaging order' })
   id!: string;
 
   @Field({ nullable: true, description: 'Why the order is cancelled' })
@@ -55,7 +58,7 @@ export class CancelImagingOrderArgs {
 
 @ArgsType()
 export class ScheduleImagingOrderArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The imaging order' })
   id!: string;
 
   @Field(() => Date, { description: 'When the examination is booked; not in the past' })

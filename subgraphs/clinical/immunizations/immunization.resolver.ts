@@ -62,7 +62,8 @@ export class ImmunizationResolver {
   @Mutation(() => ImmunizationSchedule, { description: 'Plan the WHO schedule from the date of birth; adds only what is missing' })
   generateImmunizationSchedule(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
-    @Arg('input', { defaultValue: {} }) input: GenerateImmunizationScheduleInput,
+    @Arg('input', { defaultValue: {}, description: 'Optional vaccines to add; the routine schedule only when omitted' })
+    input: GenerateImmunizationScheduleInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.generate(ctx, patientId, input);
@@ -71,7 +72,7 @@ export class ImmunizationResolver {
   @Mutation(() => Immunization, { description: 'Record a vaccine dose given to a patient' })
   administerImmunization(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
-    @Arg('input') input: AdministerImmunizationInput,
+    @Arg('input', { description: 'The dose given' }) input: AdministerImmunizationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.administer(ctx, patientId, input);
@@ -89,7 +90,7 @@ export class ImmunizationResolver {
   @Mutation(() => ImmunizationAdverseEvent, { description: 'Report an adverse event following immunization (AEFI)' })
   reportImmunizationAdverseEvent(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
-    @Arg('input') input: ImmunizationAdverseEventInput,
+    @Arg('input', { description: 'The adverse event' }) input: ImmunizationAdverseEventInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.reportAdverseEvent(ctx, patientId, input);

@@ -37,7 +37,7 @@ export class JourneyResolver {
   @Mutation(() => JourneyEvent, { description: "Record an event on a patient's journey (clinicians, or the patient)" })
   recordJourneyEvent(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
-    @Arg('input') input: RecordJourneyEventInput,
+    @Arg('input', { description: 'The fields of the new journey event' }) input: RecordJourneyEventInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.record(ctx, patientId, input);

@@ -41,13 +41,13 @@ export class LabOrderListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's orders" })
   patientId?: string;
 
-  @Field(() => LabOrderStatus, { nullable: true })
+  @Field(() => LabOrderStatus, { nullable: true, description: 'Only orders in this status; every status when omitted' })
   status?: LabOrderStatus;
 }
 
 @ArgsType()
 export class LabResultListArgs extends PageArgs {
-  @Field(() => LabResultReviewStatus, { nullable: true })
+  @Field(() => LabResultReviewStatus, { nullable: true, description: 'Only results in this review status; every status when omitted' })
   reviewStatus?: LabResultReviewStatus;
 
   @Field(() => ID, { nullable: true, description: "Only this order's results" })
@@ -56,14 +56,14 @@ export class LabResultListArgs extends PageArgs {
 
 @ArgsType()
 export class CancelLabOrderArgs {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Why the order is cancelled, up to 2000 characters; optional' })
   @IsText(2000)
   reason?: string;
 }
 
 @ArgsType()
 export class ReviewLabResultArgs {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'A note on the review, up to 5000 characters; optional' })
   @IsText(5000)
   note?: string;
 }

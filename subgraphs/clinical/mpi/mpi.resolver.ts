@@ -72,7 +72,7 @@ export class MpiResolver {
   @Mutation(() => PatientLink, {
     description: `Link two records as the same person now; answers the link as it is when already linked (${ADMINS})`,
   })
-  linkPatients(@Arg('input') input: LinkPatientsInput, @Ctx() ctx: SubgraphContext) {
+  linkPatients(@Arg('input', { description: 'The two patients to link' }) input: LinkPatientsInput, @Ctx() ctx: SubgraphContext) {
     return this.service.link(ctx, input);
   }
 
@@ -81,7 +81,7 @@ export class MpiResolver {
   })
   reviewPatientLink(
     @Arg('id', () => ID, { description: 'The candidate (link) id' }) id: string,
-    @Arg('input') input: ReviewPatientLinkInput,
+    @Arg('input', { description: 'The decision, with a reason when rejecting' }) input: ReviewPatientLinkInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.review(ctx, id, input);
@@ -90,7 +90,7 @@ export class MpiResolver {
   @Mutation(() => PatientLink, { description: `Undo a link; the link and its history are kept, status unlinked (${ADMINS})` })
   unlinkPatients(
     @Arg('id', () => ID, { description: 'The link id' }) id: string,
-    @Arg('input') input: UnlinkPatientsInput,
+    @Arg('input', { description: 'Why the link is undone' }) input: UnlinkPatientsInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.unlink(ctx, id, input);

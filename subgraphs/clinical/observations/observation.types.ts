@@ -99,10 +99,10 @@ export class ObservationListArgs extends PageArgs {
   @Matches(LOINC_CODE, { message: 'must be a LOINC code such as 8867-4' })
   code?: string;
 
-  @Field(() => ObservationCategory, { nullable: true })
+  @Field(() => ObservationCategory, { nullable: true, description: 'Only observations in this category; every category when omitted' })
   category?: ObservationCategory;
 
-  @Field(() => ObservationStatus, { nullable: true })
+  @Field(() => ObservationStatus, { nullable: true, description: 'Only observations in this status; every status when omitted' })
   status?: ObservationStatus;
 }
 

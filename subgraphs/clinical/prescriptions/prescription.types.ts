@@ -70,13 +70,13 @@ export class PrescriptionListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => PrescriptionStatus, { nullable: true })
+  @Field(() => PrescriptionStatus, { nullable: true, description: 'Only prescriptions in this status; every status when omitted' })
   status?: PrescriptionStatus;
 }
 
 @ArgsType()
 export class CancelPrescriptionArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The prescription' })
   id!: string;
 
   @Field({ nullable: true, description: 'Why it was cancelled' })
@@ -95,7 +95,7 @@ export class CreateEPrescriptionInput {
 
 @ArgsType()
 export class EPrescriptionListArgs extends PageArgs {
-  @Field(() => EPrescriptionStatus, { nullable: true })
+  @Field(() => EPrescriptionStatus, { nullable: true, description: 'Only e-prescriptions in this status; every status when omitted' })
   status?: EPrescriptionStatus;
 }
 

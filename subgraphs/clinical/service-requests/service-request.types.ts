@@ -59,10 +59,10 @@ export class ServiceRequestListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's (any patient the caller may read)" })
   patientId?: string;
 
-  @Field(() => ServiceRequestStatus, { nullable: true })
+  @Field(() => ServiceRequestStatus, { nullable: true, description: 'Only requests in this status; every status when omitted' })
   status?: ServiceRequestStatus;
 
-  @Field(() => ServiceRequestCategory, { nullable: true })
+  @Field(() => ServiceRequestCategory, { nullable: true, description: 'Only requests in this category; every category when omitted' })
   category?: ServiceRequestCategory;
 }
 

@@ -27,7 +27,10 @@ export class VitalResolver {
   private readonly service = new VitalService();
 
   @Mutation(() => Vital, { description: "Record a patient's vital signs (clinicians of its organization)" })
-  recordVital(@Arg('input') input: RecordVitalInput, @Ctx() ctx: SubgraphContext) {
+  recordVital(
+    @Arg('input', { description: 'The fields of the new vital signs record' }) input: RecordVitalInput,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.record(ctx, input);
   }
 

@@ -11,7 +11,7 @@ export class UserListArgs extends PageArgs {
   @IsText(50)
   role?: string;
 
-  @Field(() => UserStatus, { nullable: true })
+  @Field(() => UserStatus, { nullable: true, description: 'Only users in this account status; every status when omitted' })
   status?: UserStatus;
 
   @Field({ nullable: true, description: 'Case-insensitive match on email or name' })
@@ -84,7 +84,7 @@ export class SecurityEventArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'Whose account; administrators only (others see their own)' })
   userId?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only events of this type (such as login_failed); a type never recorded finds nothing' })
   @IsText(50)
   type?: string;
 }

@@ -23,7 +23,10 @@ export class CreateApiKeyInput {
 
 @ArgsType()
 export class ApiKeyListArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'One organization (api-keys:manage); every organization the caller administers when omitted',
+  })
   organizationId?: string;
 }
 

@@ -60,7 +60,7 @@ export class ConversationResolver {
   sendMessage(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('conversationId', () => ID, { description: 'The conversation' }) conversationId: string,
-    @Arg('input') input: SendMessageInput,
+    @Arg('input', { description: 'The message' }) input: SendMessageInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.send(ctx, organizationId, conversationId, input);

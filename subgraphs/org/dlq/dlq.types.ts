@@ -36,7 +36,7 @@ export class DeadLetterView {
 
 @ArgsType()
 export class DeadLetterListArgs extends PageArgs {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only dead letters of this event topic, up to 200 characters; every topic when omitted' })
   @IsText(200)
   topic?: string;
 }

@@ -73,7 +73,7 @@ export class DoctorResolver {
   @Mutation(() => DoctorProfile, { description: 'Approve or reject a pending profile (admin:doctors)' })
   verifyDoctor(
     @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
-    @Arg('input') input: VerifyDoctorInput,
+    @Arg('input', { description: 'The decision, with a reason when rejecting' }) input: VerifyDoctorInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.verify(ctx, id, input);
@@ -82,7 +82,7 @@ export class DoctorResolver {
   @Mutation(() => DoctorProfile, { description: 'Link an approved doctor to an organization, adding them as a member if needed' })
   addDoctorToOrganization(
     @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
-    @Arg('input') input: JoinOrganizationInput,
+    @Arg('input', { description: 'The organization to join' }) input: JoinOrganizationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.join(ctx, id, input);

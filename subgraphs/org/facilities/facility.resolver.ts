@@ -92,7 +92,7 @@ export class AdmissionResolver {
   @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
   admitPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
-    @Arg('input') input: AdmitPatientInput,
+    @Arg('input', { description: 'The patient, room and admission details' }) input: AdmitPatientInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.admit(ctx, organizationId, input);
@@ -123,7 +123,7 @@ export class AdmissionResolver {
   dischargeAdmission(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The admission' }) id: string,
-    @Arg('input') input: DischargeInput,
+    @Arg('input', { description: 'The disposition, summary and time of discharge' }) input: DischargeInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.discharge(ctx, organizationId, id, input);
@@ -133,7 +133,7 @@ export class AdmissionResolver {
   transferAdmission(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The admission' }) id: string,
-    @Arg('input') input: TransferInput,
+    @Arg('input', { description: 'The room to move to, and why' }) input: TransferInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.transfer(ctx, organizationId, id, input);

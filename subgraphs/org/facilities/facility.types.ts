@@ -65,10 +65,10 @@ export class UpdateRoomInput {
 
 @ArgsType()
 export class RoomListArgs extends PageArgs {
-  @Field(() => RoomType, { nullable: true })
+  @Field(() => RoomType, { nullable: true, description: 'Only rooms of this type; every type when omitted' })
   type?: RoomType;
 
-  @Field(() => RoomStatus, { nullable: true })
+  @Field(() => RoomStatus, { nullable: true, description: 'Only rooms in this status; every status when omitted' })
   status?: RoomStatus;
 
   @Field({ nullable: true, description: 'true: rooms taking patients with a free bed; false: the others' })
@@ -128,13 +128,13 @@ export class TransferInput {
 
 @ArgsType()
 export class AdmissionListArgs extends PageArgs {
-  @Field(() => AdmissionStatus, { nullable: true })
+  @Field(() => AdmissionStatus, { nullable: true, description: 'Only admissions in this status; every status when omitted' })
   status?: AdmissionStatus;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only admissions to this room; every room when omitted' })
   roomId?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this patient's admissions; every patient when omitted" })
   patientId?: string;
 }
 

@@ -23,7 +23,7 @@ export class InvitationResolver {
   })
   sendInvitation(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
-    @Arg('input') input: SendInvitationInput,
+    @Arg('input', { description: 'Who to invite, and with which role' }) input: SendInvitationInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.send(ctx, organizationId, input);

@@ -24,7 +24,7 @@ export class SendInvitationPayload extends PayloadOf(OrganizationInvitation, 'in
 
 @ArgsType()
 export class InvitationListArgs extends PageArgs {
-  @Field(() => InvitationStatus, { nullable: true })
+  @Field(() => InvitationStatus, { nullable: true, description: 'Only invitations in this status; every status when omitted' })
   status?: InvitationStatus;
 }
 

@@ -14,10 +14,10 @@ export class MemberListArgs extends PageArgs {
 
 @ArgsType()
 export class MemberRoleArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The organization' })
   organizationId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The member (a user of the organization)' })
   userId!: string;
 
   @Field({ nullable: true, description: `The member's one role (replacing any others): ${ORG_ROLES.join(', ')}` })

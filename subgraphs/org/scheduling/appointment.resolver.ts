@@ -38,7 +38,7 @@ export class AppointmentResolver {
 
   @Public()
   @PayloadMutation(BookAppointmentPayload, { description: 'Book an appointment (public); a time taken or a bad field is a user error' })
-  bookAppointment(@Arg('input') input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
+  bookAppointment(@Arg('input', { description: 'The appointment to book' }) input: BookAppointmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.book(ctx, input);
   }
 
@@ -65,7 +65,7 @@ export class AppointmentResolver {
   @Mutation(() => Appointment, { description: 'Cancel an appointment (staff, or its patient)' })
   cancelAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Arg('reason', () => String, { nullable: true, description: 'Why; optional' }) reason: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.cancel(ctx, id, reason);
@@ -76,7 +76,7 @@ export class AppointmentResolver {
   })
   rescheduleAppointment(
     @Arg('id', () => ID, { description: 'The appointment' }) id: string,
-    @Arg('input') input: RescheduleAppointmentInput,
+    @Arg('input', { description: 'The new start and end time, and optionally another resource' }) input: RescheduleAppointmentInput,
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.reschedule(ctx, id, input);
@@ -142,8 +142,13 @@ export class AppointmentRequestResolver {
   })
   approveAppointmentRequest(
     @Arg('id', () => ID, { description: 'The appointment request' }) id: string,
-    @Arg('startTime', () => Date, { nullable: true }) startTime: Date | null,
-    @Arg('endTime', () => Date, { nullable: true }) endTime: Date | null,
+    @Arg('startTime', () => Date, {
+      nullable: true,
+      description: 'When the appointment starts; the preferred start asked for when omitted',
+    })
+    startTime: Date | null,
+    @Arg('endTime', () => Date, { nullable: true, description: 'When the appointment ends; the preferred end asked for when omitted' })
+    endTime: Date | null,
     @Arg('resourceId', () => ID, { nullable: true, description: 'The resource' }) resourceId: string | null,
     @Ctx() ctx: SubgraphContext,
   ) {

@@ -66,15 +66,15 @@ export class RescheduleAppointmentPayload extends PayloadOf(Appointment, 'appoin
 
 @ArgsType()
 export class AppointmentListArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this organization's; all the caller may see when omitted" })
   @IsId()
   organizationId?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this resource's; every resource when omitted" })
   @IsId()
   resourceId?: string;
 
-  @Field(() => AppointmentStatus, { nullable: true })
+  @Field(() => AppointmentStatus, { nullable: true, description: 'Only appointments in this status; every status when omitted' })
   status?: AppointmentStatus;
 
   @Field(() => LocalDate, { nullable: true, description: "YYYY-MM-DD, in each resource's time zone" })
@@ -87,7 +87,7 @@ export class AppointmentListArgs extends PageArgs {
   @Field(() => Date, { nullable: true, description: 'Starting before this instant' })
   to?: Date;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this patient's; every patient the caller may see when omitted" })
   @IsId()
   patientId?: string;
 }
@@ -104,11 +104,14 @@ export class KanbanArgs {
   @IsCalendarDate()
   date!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'One organization (appointments:read); every organization where the caller reads appointments when omitted',
+  })
   @IsId()
   organizationId?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this resource's appointments; every resource when omitted" })
   @IsId()
   resourceId?: string;
 }
@@ -176,7 +179,7 @@ export class AppointmentRequestListArgs extends PageArgs {
   @Field(() => AppointmentRequestStatus, { nullable: true, description: 'pending when omitted' })
   status?: AppointmentRequestStatus;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only requests to this organization; all the caller may see when omitted' })
   @IsId()
   organizationId?: string;
 }

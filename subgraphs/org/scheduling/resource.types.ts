@@ -86,14 +86,14 @@ export class UpdateResourceInput {
 
 @ArgsType()
 export class ResourceListArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this organization's resources; all the caller may see when omitted" })
   @IsId()
   organizationId?: string;
 
-  @Field(() => ResourceType, { nullable: true })
+  @Field(() => ResourceType, { nullable: true, description: 'Only resources of this type; every type when omitted' })
   type?: ResourceType;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this doctor's resources; every doctor when omitted" })
   @IsId()
   doctorId?: string;
 }
@@ -206,7 +206,7 @@ export class SchedulePage extends PageOf(Schedule) {}
 
 @ArgsType()
 export class AvailabilityArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The resource' })
   @IsId()
   resourceId!: string;
 
@@ -246,7 +246,7 @@ export const MAX_AVAILABILITY_DAYS = 31;
 
 @ArgsType()
 export class DoctorAvailabilityArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The doctor profile' })
   @IsId()
   doctorId!: string;
 

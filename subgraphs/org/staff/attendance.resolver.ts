@@ -9,12 +9,26 @@ export class AttendanceResolver {
   private readonly service = new AttendanceService();
 
   @Mutation(() => AttendanceEntry, { description: 'Clock in at an organization; one open entry per member and organization' })
-  clockIn(@Arg('input', () => ClockInInput, { nullable: true }) input: ClockInInput | undefined, @Ctx() ctx: SubgraphContext) {
+  clockIn(
+    @Arg('input', () => ClockInInput, {
+      nullable: true,
+      description: "The organization, a note and a location, all optional; when omitted, the caller's only organization",
+    })
+    input: ClockInInput | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.clockIn(ctx, input ?? {});
   }
 
   @Mutation(() => AttendanceEntry, { description: 'Clock out; answers the closed entry with its duration' })
-  clockOut(@Arg('input', () => ClockOutInput, { nullable: true }) input: ClockOutInput | undefined, @Ctx() ctx: SubgraphContext) {
+  clockOut(
+    @Arg('input', () => ClockOutInput, {
+      nullable: true,
+      description: 'The organization and a note, both optional; when omitted, the one organization the caller is clocked in at',
+    })
+    input: ClockOutInput | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
     return this.service.clockOut(ctx, input ?? {});
   }
 

@@ -28,7 +28,7 @@ export class CreateLeaveRequestInput {
 
 @ArgsType()
 export class LeaveListArgs extends PageArgs {
-  @Field(() => LeaveStatus, { nullable: true })
+  @Field(() => LeaveStatus, { nullable: true, description: 'Only requests in this status; every status when omitted' })
   status?: LeaveStatus;
 
   @Field(() => LeaveType, { nullable: true, description: 'Only leave of this type' })
@@ -44,10 +44,10 @@ export class OrganizationLeaveListArgs extends LeaveListArgs {
 
 @ArgsType()
 export class LeaveDecisionArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The organization the leave request belongs to' })
   organizationId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The leave request (pending)' })
   id!: string;
 }
 

@@ -35,13 +35,13 @@ export class AuthResolver {
   @PayloadMutation(RegisterPayload, {
     description: 'Create an account and sign in; a verification email is sent. An email taken or a weak password is a user error',
   })
-  register(@Arg('input') input: RegisterInput, @Ctx() ctx: SubgraphContext) {
+  register(@Arg('input', { description: 'The new account' }) input: RegisterInput, @Ctx() ctx: SubgraphContext) {
     return this.service.register(ctx, input);
   }
 
   @Public()
   @Mutation(() => AuthPayload, { description: 'Sign in with email and password (MFA accounts get a challenge)' })
-  login(@Arg('input') input: LoginInput, @Ctx() ctx: SubgraphContext) {
+  login(@Arg('input', { description: 'The credentials' }) input: LoginInput, @Ctx() ctx: SubgraphContext) {
     return this.service.login(ctx, input);
   }
 
@@ -82,7 +82,7 @@ export class AuthResolver {
 
   @Public()
   @Mutation(() => AuthPayload, { description: 'Sign in with an OpenID Connect ID token from a configured provider' })
-  socialLogin(@Arg('input') input: SocialLoginInput, @Ctx() ctx: SubgraphContext) {
+  socialLogin(@Arg('input', { description: 'The provider and its ID token' }) input: SocialLoginInput, @Ctx() ctx: SubgraphContext) {
     return this.service.socialLogin(ctx, input);
   }
 

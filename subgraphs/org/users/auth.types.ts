@@ -99,7 +99,7 @@ export class RegisterPayload extends PayloadOf(AuthPayload, 'session') {}
 
 @ArgsType()
 export class RefreshArgs {
-  @Field()
+  @Field({ description: 'The refresh token of the session, as last answered; it is replaced on each use' })
   @MinLength(1, { message: 'is required' })
   refreshToken!: string;
 }
@@ -114,7 +114,7 @@ export class TokenArgs {
 
 @ArgsType()
 export class EmailArgs {
-  @Field()
+  @Field({ description: "The account's email address" })
   @IsEmailAddress()
   email!: string;
 }
@@ -128,7 +128,7 @@ export class ResetPasswordArgs extends TokenArgs {
 
 @ArgsType()
 export class ReferralArgs {
-  @Field()
+  @Field({ description: 'The referral code, up to 32 characters; case and surrounding spaces ignored' })
   @IsText(32)
   code!: string;
 }
@@ -163,7 +163,7 @@ export class CodeArgs {
 
 @ArgsType()
 export class ChallengeArgs extends CodeArgs {
-  @Field()
+  @Field({ description: 'The challengeToken login answered when MFA is required; short-lived' })
   @MinLength(1, { message: 'is required' })
   challengeToken!: string;
 }

@@ -183,7 +183,7 @@ export class InventoryListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'One facility; without it, every facility where the caller reads inventory' })
   facilityId?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this product's items; every product when omitted" })
   productId?: string;
 }
 
@@ -358,10 +358,10 @@ export class PurchaseOrderListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'One facility; without it, every facility where the caller reads inventory' })
   facilityId?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "Only this supplier's orders; every supplier when omitted" })
   supplierId?: string;
 
-  @Field(() => PurchaseOrderStatus, { nullable: true })
+  @Field(() => PurchaseOrderStatus, { nullable: true, description: 'Only orders in this status; every status when omitted' })
   status?: PurchaseOrderStatus;
 }
 

@@ -106,7 +106,7 @@ export class SupplyOrderListArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: "Only this patient's" })
   patientId?: string;
 
-  @Field(() => SupplyOrderStatus, { nullable: true })
+  @Field(() => SupplyOrderStatus, { nullable: true, description: 'Only orders in this status; every status when omitted' })
   status?: SupplyOrderStatus;
 }
 
