@@ -116,7 +116,7 @@ describe('X-API-Key', () => {
     const res = await app.api.graphql(q, { o: orgId }, asKey(key));
     expect(res.body.data.organizationPatients.total).toBeGreaterThanOrEqual(0);
     const m = await app.api.graphql(
-      'mutation($o: ID!, $i: PatientInput!) { createOrganizationPatient(organizationId: $o, input: $i) { id } }',
+      'mutation($o: ID!, $i: PatientInput!) { createOrganizationPatient(organizationId: $o, input: $i) { patient { id } } }',
       { o: orgId, i: { firstName: 'A', lastName: 'B', dateOfBirth: '1990-01-01' } },
       asKey(key),
     );

@@ -512,6 +512,45 @@ describe('GraphQL', () => {
     await c.doctor.api.post(`${admissions()}/${id}/discharge`, { disposition: 'home' });
   });
 
+  it('answers a room name taken, a bad field and a capacity below its patients as userErrors, the room null', async () => {
+    const name = `GQL bay ${randomUUID().slice(0, 6)}`;
+    const create = `mutation($org: ID!, $input: CreateRoomInput!) {
+      createRoom(organizationId: $org, input: $input) { room { id name capacity } userErrors { field message code } }
+    }`;
+    const first = await admin.api.graphql(create, { org: c.orgId, input: { name, capacity: 2 } });
+    expect(first.body.data.createRoom).toEqual({ room: { id: expect.any(String), name, capacity: 2 }, userErrors: [] });
+    const taken = await admin.api.graphql(create, { org: c.orgId, input: { name: name.toUpperCase() } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createRoom).toEqual({
+      room: null,
+      userErrors: [{ field: null, message: `The organization already has a room named ${name.toUpperCase()}`, code: 'DUPLICATE' }],
+    });
+    const bad = await admin.api.graphql(create, { org: c.orgId, input: { name: `${name} 2`, capacity: 0 } });
+    expect(bad.body.data.createRoom).toEqual({
+      room: null,
+      userErrors: [{ field: ['input', 'capacity'], message: expect.any(String), code: 'INVALID' }],
+    });
+    const roomId = first.body.data.createRoom.room.id;
+    await admit(roomId);
+    await admit(roomId);
+    const update = `mutation($org: ID!, $id: ID!, $input: UpdateRoomInput!) {
+      updateRoom(organizationId: $org, id: $id, input: $input) { room { capacity } userErrors { field message code } }
+    }`;
+    const below = await admin.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 1 } });
+    expect(below.body.data.updateRoom).toEqual({
+      room: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/capacity cannot drop below/), code: 'BUSINESS_RULE' }],
+    });
+    const invalid = await admin.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 501 } });
+    expect(invalid.body.data.updateRoom.userErrors).toEqual([{ field: ['input', 'capacity'], message: expect.any(String), code: 'INVALID' }]);
+    const grown = await admin.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 3 } });
+    expect(grown.body.data.updateRoom).toEqual({ room: { capacity: 3 }, userErrors: [] });
+    // Another organization's room is no user error: NOT_FOUND, top-level.
+    const theirs = await stranger.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 4 } });
+    expect(theirs.body.data).toBeNull();
+    expect(theirs.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
   it("lists rooms with the patients in them for admissions:read only, and refuses an outsider's query", async () => {
     const room = await createRoom({ capacity: 2, name: `GQL room ${randomUUID().slice(0, 6)}` });
     const id = (await admit(room.id)).body.data.id;

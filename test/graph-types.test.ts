@@ -170,7 +170,7 @@ describe('a value outside the set', () => {
 
   it('is a VALIDATION_ERROR naming the field on GraphQL', async () => {
     const res = await c.doctor.api.graphql(
-      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { id } }',
+      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { allergy { id } } }',
       { p: c.patientId, input: { substance: 'Latex', severity: 'deadly' } },
     );
     expect(res.status).toBe(400);
@@ -178,7 +178,7 @@ describe('a value outside the set', () => {
       expect.objectContaining({ message: expect.stringContaining('input.severity'), extensions: { code: 'VALIDATION_ERROR' } }),
     ]);
     const date = await c.doctor.api.graphql(
-      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { id } }',
+      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { allergy { id } } }',
       { p: c.patientId, input: { substance: 'Latex', onsetDate: '2024-02-30' } },
     );
     // A malformed date is refused before any resolver, as the LocalDate scalar does everywhere (HTTP status as Apollo sets it).
@@ -198,11 +198,11 @@ describe('a value outside the set', () => {
 
   it('answers enums and dates as the strings they were', async () => {
     const res = await c.doctor.api.graphql(
-      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { severity type criticality onsetDate } }',
+      'mutation($input: RecordAllergyInput!, $p: ID!) { recordAllergy(patientId: $p, input: $input) { allergy { severity type criticality onsetDate } } }',
       { p: c.patientId, input: { substance: 'Peanuts', severity: 'severe', criticality: 'unable_to_assess', onsetDate: '2020-05-01' } },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.recordAllergy).toEqual({
+    expect(res.body.data.recordAllergy.allergy).toEqual({
       severity: 'severe',
       type: 'allergy',
       criticality: 'unable_to_assess',

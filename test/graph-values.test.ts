@@ -150,7 +150,7 @@ describe('an invalid enum value', () => {
     const nurse = await signUp(app.api, { registration_role: 'NURSE' });
     await addMember(app, orgId, nurse.user.id, 'ORG:NURSE');
     const input = { type: 'vacation', startDate: '2031-03-02', endDate: '2031-03-06' };
-    const graph = await nurse.api.graphql('mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { id } }', {
+    const graph = await nurse.api.graphql('mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { leaveRequest { id } } }', {
       input,
     });
     expect(graph.status).toBe(400);

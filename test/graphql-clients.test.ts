@@ -144,11 +144,14 @@ describe('errors a client can branch on', () => {
     });
   });
 
-  it('says why a CONFLICT: a duplicate', async () => {
-    const add = 'mutation($p: ID!) { recordAllergy(patientId: $p, input: { substance: "Penicillin" }) { id } }';
-    expect((await c.doctor.api.graphql(add, { p: c.patientId })).body.errors).toBeUndefined();
+  it("says why a CONFLICT: a duplicate, as the code of a payload mutation's user error", async () => {
+    const add = `mutation($p: ID!) {
+      recordAllergy(patientId: $p, input: { substance: "Penicillin" }) { allergy { id } userErrors { field code } }
+    }`;
+    expect((await c.doctor.api.graphql(add, { p: c.patientId })).body.data.recordAllergy.userErrors).toEqual([]);
     const dup = await c.doctor.api.graphql(add, { p: c.patientId });
-    expect(dup.body.errors[0].extensions).toEqual({ code: 'CONFLICT', reason: 'DUPLICATE' });
+    expect(dup.body.errors).toBeUndefined();
+    expect(dup.body.data.recordAllergy).toEqual({ allergy: null, userErrors: [{ field: null, code: 'DUPLICATE' }] });
   });
 });
 

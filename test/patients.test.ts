@@ -194,6 +194,27 @@ describe('organization patients', () => {
     expect(['FORBIDDEN', 'NOT_FOUND']).toContain(denied.body.errors[0].extensions.code);
   });
 
+  it('answers GraphQL clients registering with an organization a number taken and a bad field as userErrors', async () => {
+    const org = await createOrganization(doctor.api);
+    const mutation = `mutation($o: ID!, $i: PatientInput!) {
+      createOrganizationPatient(organizationId: $o, input: $i) { patient { mrn } userErrors { field message code } }
+    }`;
+    const input = { firstName: 'Achieng', lastName: 'Otieno', dateOfBirth: '1979-02-03', mrn: 'H-1' };
+    const first = await doctor.api.graphql(mutation, { o: org.id, i: input });
+    expect(first.body.data.createOrganizationPatient).toEqual({ patient: { mrn: 'H-1' }, userErrors: [] });
+    const taken = await doctor.api.graphql(mutation, { o: org.id, i: input });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createOrganizationPatient).toEqual({
+      patient: null,
+      userErrors: [{ field: null, message: 'Medical record number H-1 is already used in this organization', code: 'DUPLICATE' }],
+    });
+    const half = await doctor.api.graphql(mutation, { o: org.id, i: { ...input, mrn: 'H-2', nationalId: '12345678' } });
+    expect(half.body.data.createOrganizationPatient).toEqual({
+      patient: null,
+      userErrors: [{ field: ['input', 'nationalIdCountry'], message: 'is required with nationalId', code: 'INVALID' }],
+    });
+  });
+
   it('lists, reads and searches by MRN, with pagination', async () => {
     const org = await createOrganization(doctor.api);
     for (let i = 0; i < 3; i++) await register(doctor.api, org.id, { ...SAMPLE_PATIENT, first_name: `P${i}` });

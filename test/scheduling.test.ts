@@ -292,6 +292,37 @@ describe('schedules', () => {
     expect(fieldsOf(await c.receptionist.api.patch(`/api/schedules/${ok}`, { days_of_week: null }))).toEqual(['days_of_week']);
   });
 
+  it('answers GraphQL clients a resource with a bad field and hours that overlap as userErrors, the record null', async () => {
+    const resource = `mutation($input: CreateResourceInput!) {
+      createResource(input: $input) { resource { id name } userErrors { field message code } }
+    }`;
+    const made = await c.receptionist.api.graphql(resource, { input: { organizationId: c.orgId, type: 'room', name: 'GQL room' } });
+    expect(made.body.data.createResource).toEqual({ resource: { id: expect.any(String), name: 'GQL room' }, userErrors: [] });
+    const kit = { organizationId: c.orgId, type: 'equipment', name: 'GQL kit', roomId: '00000000-0000-4000-8000-000000000000' };
+    const bad = await c.receptionist.api.graphql(resource, { input: kit });
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.createResource).toEqual({
+      resource: null,
+      userErrors: [{ field: ['input', 'roomId'], message: 'is only for room resources', code: 'INVALID' }],
+    });
+    const schedule = `mutation($input: CreateScheduleInput!) {
+      createSchedule(input: $input) { schedule { startTime } userErrors { field message code } }
+    }`;
+    const hours = { resourceId: made.body.data.createResource.resource.id, daysOfWeek: [1, 2], startTime: '08:00', endTime: '12:00' };
+    const first = await c.receptionist.api.graphql(schedule, { input: hours });
+    expect(first.body.data.createSchedule).toEqual({ schedule: { startTime: '08:00' }, userErrors: [] });
+    const overlap = await c.receptionist.api.graphql(schedule, { input: { ...hours, daysOfWeek: [2], startTime: '11:00', endTime: '13:00' } });
+    expect(overlap.body.data.createSchedule).toEqual({
+      schedule: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/^The schedule overlaps schedule /), code: 'BUSINESS_RULE' }],
+    });
+    const noDays = await c.receptionist.api.graphql(schedule, { input: { ...hours, daysOfWeek: [] } });
+    expect(noDays.body.data.createSchedule).toEqual({
+      schedule: null,
+      userErrors: [{ field: ['input', 'daysOfWeek'], message: 'must name at least one day', code: 'INVALID' }],
+    });
+  });
+
   it('refuses a schedule that overlaps another of the same resource (409), in any time zone', async () => {
     const room = await createResource({ name: 'Clinic room C', time_zone: 'Africa/Nairobi' });
     await createSchedule(room.id, { days_of_week: [1, 2, 3], start_time: '08:00', end_time: '12:00' });

@@ -333,23 +333,31 @@ describe('leave requests', () => {
 
   it('works through GraphQL', async () => {
     const { owner, org, nurse } = await team();
-    const created = await nurse.api.graphql(
-      'mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { id status days } }',
-      { input: { organizationId: org.id, type: 'sick', startDate: '2031-07-01', endDate: '2031-07-01' } },
-    );
-    expect(created.body.data.createLeaveRequest).toMatchObject({ status: 'pending', days: 1 });
-    const bad = await nurse.api.graphql('mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { id } }', {
-      input: { type: 'sick', startDate: '2031-07-05', endDate: '2031-07-04' },
+    const create = `mutation($input: CreateLeaveRequestInput!) {
+      createLeaveRequest(input: $input) { leaveRequest { id status days } userErrors { field message code } }
+    }`;
+    const sick = { organizationId: org.id, type: 'sick', startDate: '2031-07-01', endDate: '2031-07-01' };
+    const created = await nurse.api.graphql(create, { input: sick });
+    expect(created.body.data.createLeaveRequest).toMatchObject({ leaveRequest: { status: 'pending', days: 1 }, userErrors: [] });
+    // A field rule broken and dates taken are the user's to fix: userErrors, the request null.
+    const bad = await nurse.api.graphql(create, { input: { type: 'sick', startDate: '2031-07-05', endDate: '2031-07-04' } });
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.createLeaveRequest).toEqual({
+      leaveRequest: null,
+      userErrors: [{ field: ['input', 'endDate'], message: 'must be on or after the start date', code: 'INVALID' }],
     });
-    expect(bad.body.errors[0].extensions).toMatchObject({
-      code: 'VALIDATION_ERROR',
-      details: [{ field: 'endDate', message: expect.any(String) }],
+    const overlap = await nurse.api.graphql(create, { input: { ...sick, type: 'annual' } });
+    expect(overlap.body.data.createLeaveRequest).toEqual({
+      leaveRequest: null,
+      userErrors: [
+        { field: null, message: 'These dates overlap your pending leave from 2031-07-01 to 2031-07-01', code: 'BUSINESS_RULE' },
+      ],
     });
     const approved = await owner.api.graphql(
       'mutation($org: ID!, $id: ID!) { approveLeaveRequest(organizationId: $org, id: $id) { status } }',
       {
         org: org.id,
-        id: created.body.data.createLeaveRequest.id,
+        id: created.body.data.createLeaveRequest.leaveRequest.id,
       },
     );
     expect(approved.body.data.approveLeaveRequest).toEqual({ status: 'approved' });

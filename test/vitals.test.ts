@@ -495,6 +495,25 @@ describe('allergies', () => {
     ).toBe(201);
   });
 
+  it('answers GraphQL clients an allergy already recorded and a bad field as userErrors, the allergy null', async () => {
+    const record = `mutation($p: ID!, $input: RecordAllergyInput!) {
+      recordAllergy(patientId: $p, input: $input) { allergy { substance } userErrors { field message code } }
+    }`;
+    const first = await c.doctor.api.graphql(record, { p: c.patientId, input: { substance: 'Ibuprofen' } });
+    expect(first.body.data.recordAllergy).toEqual({ allergy: { substance: 'Ibuprofen' }, userErrors: [] });
+    const again = await c.nurse.api.graphql(record, { p: c.patientId, input: { substance: 'IBUPROFEN' } });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.recordAllergy).toEqual({
+      allergy: null,
+      userErrors: [{ field: null, message: 'An active allergy to IBUPROFEN is already recorded for this patient', code: 'DUPLICATE' }],
+    });
+    const blank = await c.doctor.api.graphql(record, { p: c.patientId, input: { substance: '   ' } });
+    expect(blank.body.data.recordAllergy).toEqual({
+      allergy: null,
+      userErrors: [{ field: ['input', 'substance'], message: expect.any(String), code: 'INVALID' }],
+    });
+  });
+
   it('lets a patient record their own allergies, but not their vital signs', async () => {
     const patient = await signUp(app.api, { registration_role: 'PATIENT' });
     const ownId = (await patient.api.post('/api/patients', { ...SAMPLE_PATIENT, first_name: 'Own' })).body.data.id;

@@ -1,11 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Allergy } from './allergy.entity';
 import { AllergyService } from './allergy.service';
-import { AllergyListArgs, AllergyPage, RecordAllergyInput, UpdateAllergyInput, AllergyConnection } from './allergy.types';
+import { AllergyListArgs, AllergyPage, RecordAllergyInput, RecordAllergyPayload, UpdateAllergyInput, AllergyConnection } from './allergy.types';
 
 const ALLERGY_LIST = patientList('allergy', Allergy, { sortColumn: 'created_at' });
 
@@ -26,7 +27,9 @@ export class PatientAllergiesResolver {
 export class AllergyResolver {
   private readonly service = new AllergyService();
 
-  @Mutation(() => Allergy, { description: "Record a patient's allergy (clinicians of its organization, or the patient)" })
+  @PayloadMutation(RecordAllergyPayload, {
+    description: "Record a patient's allergy (clinicians of its organization, or the patient); a bad field or an allergy already recorded is a user error",
+  })
   recordAllergy(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,
     @Arg('input', { description: 'The fields of the new allergy' }) input: RecordAllergyInput,

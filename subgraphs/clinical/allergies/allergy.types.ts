@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, ObjectType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsText } from '../../../shared/validation';
 import { Allergy, AllergyCategory, AllergyCriticality, AllergySeverity, AllergyStatus, AllergyType } from './allergy.entity';
 
@@ -82,6 +83,11 @@ export class AllergyListArgs extends PageArgs {
 
 @ObjectType()
 export class AllergyPage extends PageOf(Allergy) {}
+
+@ObjectType({
+  description: 'What recordAllergy answers: the new allergy, or what the user must fix (a bad field, an active allergy to the substance already recorded)',
+})
+export class RecordAllergyPayload extends PayloadOf(Allergy, 'allergy') {}
 
 @ObjectType({ description: 'Allergy records of a patient, by cursor' })
 export class AllergyConnection extends ConnectionOf(Allergy, 'Allergy') {}

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -6,6 +6,7 @@ import { PayloadMutation } from '../../../shared/user-errors';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
 import {
+  CreateOrganizationPatientPayload,
   CreatePatientInput,
   CreatePatientPayload,
   PatientInput,
@@ -60,7 +61,10 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Mutation(() => Patient, { description: 'Create a patient of an organization; assigns a medical record number' })
+  @PayloadMutation(CreateOrganizationPatientPayload, {
+    description:
+      'Create a patient of an organization; assigns a medical record number when none is given; a bad field or a number taken is a user error',
+  })
   createOrganizationPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input', { description: 'The fields of the new patient' }) input: PatientInput,

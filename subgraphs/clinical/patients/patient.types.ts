@@ -114,5 +114,11 @@ export class PatientPage extends PageOf(Patient) {
 })
 export class CreatePatientPayload extends PayloadOf(Patient, 'patient') {}
 
+@ObjectType({
+  description:
+    'What createOrganizationPatient answers: the new patient, or what the user must fix (a bad field, a medical record number taken)',
+})
+export class CreateOrganizationPatientPayload extends PayloadOf(Patient, 'patient') {}
+
 @ObjectType({ description: 'What updatePatient answers: the changed patient, or what the user must fix (a bad field)' })
 export class UpdatePatientPayload extends PayloadOf(Patient, 'patient') {}

@@ -3,6 +3,7 @@ import { ref } from '../../../shared/refs';
 import { OrgPatient } from '../patient';
 import { ConnectionArgs } from '../../../shared/connection';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { Organization } from '../organizations/organization.entity';
 import { AdmissionService } from './admission.service';
 import { Admission, AdmissionTransfer, Room } from './facility.entity';
@@ -12,11 +13,13 @@ import {
   AdmissionPage,
   AdmitPatientInput,
   CreateRoomInput,
+  CreateRoomPayload,
   DischargeInput,
   RoomListArgs,
   RoomPage,
   TransferInput,
   UpdateRoomInput,
+  UpdateRoomPayload,
 } from './facility.types';
 import { freeBeds, RoomService } from './room.service';
 
@@ -25,7 +28,7 @@ export class RoomResolver {
   private readonly service = new RoomService();
   private readonly admissionService = new AdmissionService();
 
-  @Mutation(() => Room, { description: 'Create a room or ward (rooms:write)' })
+  @PayloadMutation(CreateRoomPayload, { description: 'Create a room or ward (rooms:write); a bad field or a name taken is a user error' })
   createRoom(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input', { description: 'The fields of the new room' }) input: CreateRoomInput,
@@ -55,7 +58,10 @@ export class RoomResolver {
     return this.service.get(ctx, organizationId, id);
   }
 
-  @Mutation(() => Room, { description: 'Change a room: name, type, capacity (not below its patients), status, ...' })
+  @PayloadMutation(UpdateRoomPayload, {
+    description:
+      'Change a room: name, type, capacity (not below its patients), status, ...; a bad field, a name taken, a capacity below its patients or closing it with patients in is a user error',
+  })
   updateRoom(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The room' }) id: string,

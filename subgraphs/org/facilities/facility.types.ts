@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
 import { Admission, AdmissionStatus, DischargeDisposition, MAX_ROOM_CAPACITY, Room, RoomStatus, RoomType } from './facility.entity';
 
@@ -77,6 +78,15 @@ export class RoomListArgs extends PageArgs {
 
 @ObjectType()
 export class RoomPage extends PageOf(Room) {}
+
+@ObjectType({ description: 'What createRoom answers: the new room, or what the user must fix (a bad field, a name taken)' })
+export class CreateRoomPayload extends PayloadOf(Room, 'room') {}
+
+@ObjectType({
+  description:
+    'What updateRoom answers: the changed room, or what the user must fix (a bad field, a name taken, a capacity below its patients, closing it with patients in)',
+})
+export class UpdateRoomPayload extends PayloadOf(Room, 'room') {}
 
 @InputType({ description: 'Who is admitted, into which room, and why' })
 export class AdmitPatientInput {

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { PageArgs } from '../../../shared/model';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { DoctorProfile } from '../doctors/doctor.entity';
 import { DoctorService } from '../doctors/doctor.service';
 import { AvailabilityService } from './availability.service';
@@ -10,7 +11,9 @@ import { ResourceService } from './resource.service';
 import {
   AvailabilityArgs,
   CreateResourceInput,
+  CreateResourcePayload,
   CreateScheduleInput,
+  CreateSchedulePayload,
   DoctorAvailability,
   DoctorAvailabilityArgs,
   ResourceAvailability,
@@ -53,7 +56,9 @@ export class ResourceResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => SchedulableResource, { description: 'Create a schedulable resource (scheduling:write)' })
+  @PayloadMutation(CreateResourcePayload, {
+    description: 'Create a schedulable resource (scheduling:write); a bad field (a room or doctor not of the organization) is a user error',
+  })
   createResource(
     @Arg('input', { description: 'The fields of the new schedulable resource' }) input: CreateResourceInput,
     @Ctx() ctx: SubgraphContext,
@@ -109,7 +114,9 @@ export class ScheduleResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Schedule, { description: 'Add working hours to a resource (scheduling:write); 409 when they overlap others' })
+  @PayloadMutation(CreateSchedulePayload, {
+    description: 'Add working hours to a resource (scheduling:write); a bad field or hours that overlap others are a user error',
+  })
   createSchedule(@Arg('input', { description: 'The fields of the new schedule' }) input: CreateScheduleInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }

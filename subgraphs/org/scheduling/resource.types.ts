@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsUUID, Matches, Max, Min, Val
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate, LocalTime } from '../../../shared/scalars';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsInRange, IsText } from '../../../shared/validation';
 import { HH_MM, isTimeZone } from './calendar';
 import { ResourceType, SchedulableResource, Schedule } from './resource.entity';
@@ -100,6 +101,15 @@ export class ResourceListArgs extends PageArgs {
 
 @ObjectType()
 export class SchedulableResourcePage extends PageOf(SchedulableResource) {}
+
+@ObjectType({
+  description:
+    'What createResource answers: the new resource, or what the user must fix (a bad field, a room or doctor not of the organization)',
+})
+export class CreateResourcePayload extends PayloadOf(SchedulableResource, 'resource') {}
+
+@ObjectType({ description: 'What createSchedule answers: the new schedule, or what the user must fix (a bad field, hours that overlap others)' })
+export class CreateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
 
 @InputType({ description: 'A break within working hours' })
 export class ScheduleBreakInput {

@@ -1,9 +1,11 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { LeaveRequest } from './leave.entity';
 import { LeaveService } from './leave.service';
 import {
   CreateLeaveRequestInput,
+  CreateLeaveRequestPayload,
   LeaveDecisionArgs,
   LeaveListArgs,
   LeaveRequestPage,
@@ -15,7 +17,9 @@ import {
 export class LeaveResolver {
   private readonly service = new LeaveService();
 
-  @Mutation(() => LeaveRequest, { description: 'Ask for leave from an organization the caller belongs to' })
+  @PayloadMutation(CreateLeaveRequestPayload, {
+    description: 'Ask for leave from an organization the caller belongs to; a bad field or dates that overlap leave held are a user error',
+  })
   createLeaveRequest(
     @Arg('input', { description: 'The fields of the new leave request' }) input: CreateLeaveRequestInput,
     @Ctx() ctx: SubgraphContext,

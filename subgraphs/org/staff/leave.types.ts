@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsOneOf, IsText } from '../../../shared/validation';
 import { LocalDate } from '../../../shared/scalars';
+import { PayloadOf } from '../../../shared/user-errors';
 import { LEAVE_TYPES, LeaveRequest, LeaveStatus, LeaveType } from './leave.entity';
 
 @InputType({ description: 'The leave asked for: the organization, type, dates and reason' })
@@ -60,3 +61,9 @@ export class RejectLeaveArgs extends LeaveDecisionArgs {
 
 @ObjectType()
 export class LeaveRequestPage extends PageOf(LeaveRequest) {}
+
+@ObjectType({
+  description:
+    'What createLeaveRequest answers: the new request, or what the user must fix (a bad field, dates that overlap pending or approved leave)',
+})
+export class CreateLeaveRequestPayload extends PayloadOf(LeaveRequest, 'leaveRequest') {}
