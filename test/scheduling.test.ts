@@ -306,11 +306,11 @@ describe('schedules', () => {
       userErrors: [{ field: ['input', 'roomId'], message: 'is only for room resources', code: 'INVALID' }],
     });
     const schedule = `mutation($input: CreateScheduleInput!) {
-      createSchedule(input: $input) { schedule { startTime } userErrors { field message code } }
+      createSchedule(input: $input) { schedule { id startTime } userErrors { field message code } }
     }`;
     const hours = { resourceId: made.body.data.createResource.resource.id, daysOfWeek: [1, 2], startTime: '08:00', endTime: '12:00' };
     const first = await c.receptionist.api.graphql(schedule, { input: hours });
-    expect(first.body.data.createSchedule).toEqual({ schedule: { startTime: '08:00' }, userErrors: [] });
+    expect(first.body.data.createSchedule).toEqual({ schedule: { id: expect.any(String), startTime: '08:00' }, userErrors: [] });
     const overlap = await c.receptionist.api.graphql(schedule, { input: { ...hours, daysOfWeek: [2], startTime: '11:00', endTime: '13:00' } });
     expect(overlap.body.data.createSchedule).toEqual({
       schedule: null,
@@ -321,6 +321,27 @@ describe('schedules', () => {
       schedule: null,
       userErrors: [{ field: ['input', 'daysOfWeek'], message: 'must name at least one day', code: 'INVALID' }],
     });
+    const later = await c.receptionist.api.graphql(schedule, { input: { ...hours, startTime: '14:00', endTime: '16:00' } });
+    const change = `mutation($id: ID!, $input: UpdateScheduleInput!) {
+      updateSchedule(id: $id, input: $input) { schedule { startTime } userErrors { field message code } }
+    }`;
+    const clash = await c.receptionist.api.graphql(change, { id: later.body.data.createSchedule.schedule.id, input: { startTime: '11:00' } });
+    expect(clash.body.errors).toBeUndefined();
+    expect(clash.body.data.updateSchedule).toEqual({
+      schedule: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/^The schedule overlaps schedule /), code: 'BUSINESS_RULE' }],
+    });
+    const edit = `mutation($id: ID!, $input: UpdateResourceInput!) {
+      updateResource(id: $id, input: $input) { resource { name } userErrors { field message code } }
+    }`;
+    const resourceId = made.body.data.createResource.resource.id;
+    const elsewhere = await c.receptionist.api.graphql(edit, { id: resourceId, input: { roomId: '00000000-0000-4000-8000-000000000000' } });
+    expect(elsewhere.body.data.updateResource).toEqual({
+      resource: null,
+      userErrors: [{ field: ['input', 'roomId'], message: 'must be a room of the organization', code: 'INVALID' }],
+    });
+    const renamed = await c.receptionist.api.graphql(edit, { id: resourceId, input: { name: 'GQL room 2' } });
+    expect(renamed.body.data.updateResource).toEqual({ resource: { name: 'GQL room 2' }, userErrors: [] });
   });
 
   it('refuses a schedule that overlaps another of the same resource (409), in any time zone', async () => {

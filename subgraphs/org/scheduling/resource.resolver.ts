@@ -21,7 +21,9 @@ import {
   SchedulableResourcePage,
   SchedulePage,
   UpdateResourceInput,
+  UpdateResourcePayload,
   UpdateScheduleInput,
+  UpdateSchedulePayload,
 } from './resource.types';
 import { ScheduleService } from './schedule.service';
 
@@ -66,7 +68,9 @@ export class ResourceResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => SchedulableResource, { description: 'Change a schedulable resource (scheduling:write)' })
+  @PayloadMutation(UpdateResourcePayload, {
+    description: 'Change a schedulable resource (scheduling:write); a bad field (a room or doctor not of the organization) is a user error',
+  })
   updateResource(
     @Arg('id', () => ID, { description: 'The resource' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateResourceInput,
@@ -121,7 +125,9 @@ export class ScheduleResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Schedule, { description: "Change a resource's working hours (scheduling:write); 409 when they overlap others" })
+  @PayloadMutation(UpdateSchedulePayload, {
+    description: "Change a resource's working hours (scheduling:write); a bad field or hours that overlap others are a user error",
+  })
   updateSchedule(
     @Arg('id', () => ID, { description: 'The schedule' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateScheduleInput,

@@ -111,6 +111,15 @@ export class CreateResourcePayload extends PayloadOf(SchedulableResource, 'resou
 @ObjectType({ description: 'What createSchedule answers: the new schedule, or what the user must fix (a bad field, hours that overlap others)' })
 export class CreateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
 
+@ObjectType({
+  description:
+    'What updateResource answers: the changed resource, or what the user must fix (a bad field, a room or doctor not of the organization)',
+})
+export class UpdateResourcePayload extends PayloadOf(SchedulableResource, 'resource') {}
+
+@ObjectType({ description: 'What updateSchedule answers: the changed schedule, or what the user must fix (a bad field, hours that overlap others)' })
+export class UpdateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
+
 @InputType({ description: 'A break within working hours' })
 export class ScheduleBreakInput {
   // String, not LocalTime, on purpose: a break is an item of a list, and the REST adapter would name a bad time
