@@ -155,6 +155,39 @@ describe('treatment protocols', () => {
     ]);
   });
 
+  it('answers GraphQL clients a name taken and a bad step as userErrors, the protocol null', async () => {
+    const name = `GQL protocol ${Math.random().toString(36).slice(2, 7)}`;
+    const step = { medication: 'Amoxicillin 500 mg capsule', dose: '1 capsule', frequency: 'three times daily', durationDays: 5 };
+    const input = { organizationId: c.orgId, name, condition: 'Pneumonia', icd10Code: 'J18.9', steps: [step] };
+    const create = `mutation($input: CreateTreatmentProtocolInput!) {
+      createTreatmentProtocol(input: $input) { treatmentProtocol { id name } userErrors { field message code } }
+    }`;
+    const first = await c.doctor.api.graphql(create, { input });
+    expect(first.body.data.createTreatmentProtocol).toEqual({ treatmentProtocol: { id: expect.any(String), name }, userErrors: [] });
+    const taken = await c.doctor.api.graphql(create, { input: { ...input, name: name.toUpperCase() } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createTreatmentProtocol).toEqual({
+      treatmentProtocol: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/^An active protocol named .* already exists/), code: 'DUPLICATE' }],
+    });
+    const bad = await c.doctor.api.graphql(create, { input: { ...input, name: `${name} 2`, steps: [{ ...step, durationDays: 0 }] } });
+    expect(bad.body.data.createTreatmentProtocol).toEqual({
+      treatmentProtocol: null,
+      userErrors: [{ field: ['input', 'steps', '0', 'durationDays'], message: 'must be at least 1', code: 'INVALID' }],
+    });
+    const update = `mutation($id: ID!, $input: UpdateTreatmentProtocolInput!) {
+      updateTreatmentProtocol(id: $id, input: $input) { treatmentProtocol { version } userErrors { field message code } }
+    }`;
+    const id = first.body.data.createTreatmentProtocol.treatmentProtocol.id;
+    const code = await c.doctor.api.graphql(update, { id, input: { icd10Code: 'nope' } });
+    expect(code.body.data.updateTreatmentProtocol).toEqual({
+      treatmentProtocol: null,
+      userErrors: [{ field: ['input', 'icd10Code'], message: 'must be an ICD-10 code such as B50.9', code: 'INVALID' }],
+    });
+    const changed = await c.doctor.api.graphql(update, { id, input: { condition: 'Community-acquired pneumonia' } });
+    expect(changed.body.data.updateTreatmentProtocol).toEqual({ treatmentProtocol: { version: 2 }, userErrors: [] });
+  });
+
   it('deletes a protocol no treatment used, and retires one in use', async () => {
     const unused = await protocol();
     const gone = await c.doctor.api.delete(`/api/treatments/${unused.id}`);

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { OrganizationRef, ref } from '../../../shared/refs';
 import { LocalDate } from '../../../shared/scalars';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { loadPatient } from '../access/patient-access';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
@@ -11,6 +12,7 @@ import { PatientTreatmentService, plannedEndDate, TreatmentProtocolService } fro
 import {
   AssignTreatmentInput,
   CreateTreatmentProtocolInput,
+  CreateTreatmentProtocolPayload,
   PatientTreatmentConnection,
   PatientTreatmentListArgs,
   PatientTreatmentPage,
@@ -19,15 +21,16 @@ import {
   TreatmentProtocolPage,
   UpdatePatientTreatmentInput,
   UpdateTreatmentProtocolInput,
+  UpdateTreatmentProtocolPayload,
 } from './treatment.types';
 
 @Resolver(() => TreatmentProtocol)
 export class TreatmentProtocolResolver {
   private readonly service = new TreatmentProtocolService();
 
-  @Mutation(() => TreatmentProtocol, {
+  @PayloadMutation(CreateTreatmentProtocolPayload, {
     description:
-      "Write a treatment protocol (the organization's doctors and administrators; platform administrators for the platform's own)",
+      "Write a treatment protocol (the organization's doctors and administrators; platform administrators for the platform's own); a bad field or an active protocol of the same name is a user error",
   })
   createTreatmentProtocol(@Arg('input', { description: 'The protocol' }) input: CreateTreatmentProtocolInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
@@ -45,8 +48,9 @@ export class TreatmentProtocolResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => TreatmentProtocol, {
-    description: 'Change a protocol: a new version; treatments keep following theirs. A retired protocol cannot change',
+  @PayloadMutation(UpdateTreatmentProtocolPayload, {
+    description:
+      'Change a protocol: a new version; treatments keep following theirs. A retired protocol cannot change; that, a bad field or an active protocol of the same name is a user error',
   })
   updateTreatmentProtocol(
     @Arg('id', () => ID, { description: 'The protocol id' }) id: string,

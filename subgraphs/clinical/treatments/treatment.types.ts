@@ -3,6 +3,7 @@ import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsText } from '../../../shared/validation';
 import { PatientTreatment, PatientTreatmentStatus, ProtocolStatus, TreatmentProtocol } from './treatment.entity';
 
@@ -109,6 +110,18 @@ export class ProtocolListArgs extends PageArgs {
 
 @ObjectType({ description: 'A page of treatment protocols, by name' })
 export class TreatmentProtocolPage extends PageOf(TreatmentProtocol) {}
+
+@ObjectType({
+  description:
+    'What createTreatmentProtocol answers: the new protocol, or what the user must fix (a bad field, an active protocol of the same name)',
+})
+export class CreateTreatmentProtocolPayload extends PayloadOf(TreatmentProtocol, 'treatmentProtocol') {}
+
+@ObjectType({
+  description:
+    'What updateTreatmentProtocol answers: the new version, or what the user must fix (a bad field, an active protocol of the same name, a retired protocol)',
+})
+export class UpdateTreatmentProtocolPayload extends PayloadOf(TreatmentProtocol, 'treatmentProtocol') {}
 
 export enum ProtocolDeletionOutcome {
   deleted = 'deleted',
