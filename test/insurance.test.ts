@@ -70,18 +70,21 @@ describe('plans', () => {
   it('are added by platform administrators through GraphQL, with their rules checked', async () => {
     const code = `TEST-${randomUUID().slice(0, 6).toUpperCase()}`;
     const payer = await admin.graphql(
-      'mutation($input: CreatePayerInput!) { createPayer(input: $input) { id code paymentTermsDays adapter } }',
+      'mutation($input: CreatePayerInput!) { createPayer(input: $input) { payer { id code paymentTermsDays adapter } userErrors { code } } }',
       {
         input: { name: 'Test Mutual', code, paymentTermsDays: 45, countryCode: 'GH' },
       },
     );
-    expect(payer.body.data.createPayer).toMatchObject({ code, paymentTermsDays: 45, adapter: 'sandbox' });
+    expect(payer.body.data.createPayer).toEqual({
+      payer: { id: expect.any(String), code, paymentTermsDays: 45, adapter: 'sandbox' },
+      userErrors: [],
+    });
     const plan = (input: Record<string, unknown>) =>
       admin.graphql(
         'mutation($input: CreateInsurancePlanInput!) { createInsurancePlan(input: $input) { id name premium { amount currencyCode } benefits { category limit { amount } } } }',
         {
           input: {
-            payerId: payer.body.data.createPayer.id,
+            payerId: payer.body.data.createPayer.payer.id,
             name: 'Ghana Basic',
             currency: 'GHS',
             premium: '240',
@@ -110,11 +113,17 @@ describe('plans', () => {
     ).toBe('benefits.1.category');
     expect(await issue({ coinsurancePercent: 0 })).toBe('coinsurancePercent');
     expect(await issue({ premium: '1.234' })).toBe('premium');
-    expect(
-      (await admin.graphql('mutation($input: CreatePayerInput!) { createPayer(input: $input) { id } }', { input: { name: 'Again', code } }))
-        .body.errors[0].extensions.code,
-    ).toBe('CONFLICT');
-    const refused = await c.billing.api.graphql('mutation($input: CreatePayerInput!) { createPayer(input: $input) { id } }', {
+    // A code taken and a bad field are the administrator's to fix: userErrors, the payer null.
+    const create = 'mutation($input: CreatePayerInput!) { createPayer(input: $input) { payer { id } userErrors { field message code } } }';
+    expect((await admin.graphql(create, { input: { name: 'Again', code } })).body.data.createPayer).toEqual({
+      payer: null,
+      userErrors: [{ field: null, message: `A payer with code ${code} exists`, code: 'DUPLICATE' }],
+    });
+    expect((await admin.graphql(create, { input: { name: 'Lower', code: 'lower' } })).body.data.createPayer).toEqual({
+      payer: null,
+      userErrors: [{ field: ['input', 'code'], message: 'must be 2 to 32 capitals, digits or dashes', code: 'INVALID' }],
+    });
+    const refused = await c.billing.api.graphql(create, {
       input: { name: 'Mine', code: 'MINE-1' },
     });
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');

@@ -4,6 +4,7 @@ import { byIds } from '../../../shared/model';
 import { Decimal, Money } from '../../../shared/money';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { BilledPatient } from '../invoices/patient-invoices.resolver';
 import { RevenueOrganization } from '../organization';
 import { BenefitCategory, inForceOn, InsurancePlan, InsurancePolicy, isoDate, Payer } from './insurance.entity';
@@ -11,6 +12,7 @@ import { InsuranceService } from './insurance.service';
 import {
   CreateInsurancePlanInput,
   CreatePayerInput,
+  CreatePayerPayload,
   EnrollInPlanInput,
   InsurancePlanListArgs,
   InsurancePlanPage,
@@ -49,7 +51,9 @@ export class PayerResolver {
     return this.service.payers(ctx, args);
   }
 
-  @Mutation(() => Payer, { description: 'Add a payer (insurer) to the marketplace; platform administrators' })
+  @PayloadMutation(CreatePayerPayload, {
+    description: 'Add a payer (insurer) to the marketplace; platform administrators; a bad field or a code taken is a user error',
+  })
   createPayer(@Arg('input', { description: 'The payer' }) input: CreatePayerInput, @Ctx() ctx: SubgraphContext) {
     return this.service.createPayer(ctx, input);
   }

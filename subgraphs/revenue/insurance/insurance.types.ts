@@ -3,6 +3,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { LocalDate } from '../../../shared/scalars';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsCalendarDate, IsCountryCode, IsCurrency, IsMoney, IsText } from '../../../shared/validation';
 import { BenefitCategory, InsurancePlan, InsurancePolicy, Payer, PayerAdapterKind, PolicyStatus } from './insurance.entity';
 
@@ -145,6 +146,9 @@ export class PayerListArgs extends PageArgs {}
 
 @ObjectType({ description: 'A page of payers' })
 export class PayerPage extends PageOf(Payer) {}
+
+@ObjectType({ description: 'What createPayer answers: the new payer, or what the user must fix (a bad field, a code taken)' })
+export class CreatePayerPayload extends PayloadOf(Payer, 'payer') {}
 
 @ObjectType({ description: 'A page of insurance plans' })
 export class InsurancePlanPage extends PageOf(InsurancePlan) {}
