@@ -481,15 +481,18 @@ describe('allergies', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('CONFLICT');
     // A resolved one does not count.
-    const resolve = `mutation($id: ID!, $status: AllergyStatus) { updateAllergy(id: $id, input: { status: $status }) { status } }`;
+    const resolve = `mutation($id: ID!, $status: AllergyStatus) {
+      updateAllergy(id: $id, input: { status: $status }) { allergy { status } userErrors { code } }
+    }`;
     const resolved = await c.doctor.api.graphql(resolve, { id: first.body.data.id, status: 'resolved' });
-    expect(resolved.body.data.updateAllergy.status).toBe('resolved');
+    expect(resolved.body.data.updateAllergy.allergy.status).toBe('resolved');
     const again = await c.nurse.api.post(`/api/patients/${c.patientId}/allergies`, { substance: 'SULFONAMIDES', reaction: 'Rash' });
     expect(again.status).toBe(201);
     // Reactivating the old one would make two.
-    expect((await c.doctor.api.graphql(resolve, { id: first.body.data.id, status: 'active' })).body.errors[0].extensions.code).toBe(
-      'CONFLICT',
-    );
+    expect((await c.doctor.api.graphql(resolve, { id: first.body.data.id, status: 'active' })).body.data.updateAllergy).toEqual({
+      allergy: null,
+      userErrors: [{ code: 'DUPLICATE' }],
+    });
     expect(
       (await c.doctor.api.post(`/api/patients/${c.patientId}/allergies`, { substance: 'Sulfonamides', status: 'inactive' })).status,
     ).toBe(201);
@@ -512,6 +515,19 @@ describe('allergies', () => {
       allergy: null,
       userErrors: [{ field: ['input', 'substance'], message: expect.any(String), code: 'INVALID' }],
     });
+    const correct = `mutation($id: ID!, $input: UpdateAllergyInput!) {
+      updateAllergy(id: $id, input: $input) { allergy { reaction } userErrors { field message code } }
+    }`;
+    const id = (await c.doctor.api.get(`/api/patients/${c.patientId}/allergies`)).body.data.find(
+      (a: { substance: string }) => a.substance === 'Ibuprofen',
+    ).id;
+    const emptied = await c.doctor.api.graphql(correct, { id, input: { substance: ' ' } });
+    expect(emptied.body.data.updateAllergy).toEqual({
+      allergy: null,
+      userErrors: [{ field: ['input', 'substance'], message: expect.any(String), code: 'INVALID' }],
+    });
+    const corrected = await c.doctor.api.graphql(correct, { id, input: { reaction: 'Hives' } });
+    expect(corrected.body.data.updateAllergy).toEqual({ allergy: { reaction: 'Hives' }, userErrors: [] });
   });
 
   it('lets a patient record their own allergies, but not their vital signs', async () => {

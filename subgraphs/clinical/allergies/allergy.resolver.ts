@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { connectionForPatient, patientList } from '../access/patient-graph';
@@ -6,7 +6,7 @@ import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Allergy } from './allergy.entity';
 import { AllergyService } from './allergy.service';
-import { AllergyListArgs, AllergyPage, RecordAllergyInput, RecordAllergyPayload, UpdateAllergyInput, AllergyConnection } from './allergy.types';
+import { AllergyListArgs, AllergyPage, RecordAllergyInput, RecordAllergyPayload, UpdateAllergyInput, UpdateAllergyPayload, AllergyConnection } from './allergy.types';
 
 const ALLERGY_LIST = patientList('allergy', Allergy, { sortColumn: 'created_at' });
 
@@ -52,7 +52,9 @@ export class AllergyResolver {
     return this.service.get(ctx, id);
   }
 
-  @Mutation(() => Allergy, { description: 'Correct an allergy or change its status' })
+  @PayloadMutation(UpdateAllergyPayload, {
+    description: 'Correct an allergy or change its status; a bad field or making a second active allergy to the substance is a user error',
+  })
   updateAllergy(
     @Arg('id', () => ID, { description: 'The allergy' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateAllergyInput,

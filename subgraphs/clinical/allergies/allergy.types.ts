@@ -89,5 +89,10 @@ export class AllergyPage extends PageOf(Allergy) {}
 })
 export class RecordAllergyPayload extends PayloadOf(Allergy, 'allergy') {}
 
+@ObjectType({
+  description: 'What updateAllergy answers: the changed allergy, or what the user must fix (a bad field, a second active allergy to the substance)',
+})
+export class UpdateAllergyPayload extends PayloadOf(Allergy, 'allergy') {}
+
 @ObjectType({ description: 'Allergy records of a patient, by cursor' })
 export class AllergyConnection extends ConnectionOf(Allergy, 'Allergy') {}
