@@ -193,6 +193,29 @@ describe('members, shift types and coverage requirements', () => {
     expect(fields(res)).toEqual(named);
   });
 
+  it('answers GraphQL clients a user already a member and a bad field as userErrors, the member null', async () => {
+    const w = await ward({});
+    const nurse = await signUp(app.api, { registration_role: 'NURSE' });
+    await addMember(app, w.orgId, nurse.user.id, 'ORG:NURSE');
+    const add = `mutation($input: CreateWorkforceMemberInput!) {
+      createWorkforceMember(input: $input) { workforceMember { role } userErrors { field message code } }
+    }`;
+    const input = { userId: nurse.user.id, role: 'Nurse', contractedHoursPerWeek: 30 };
+    const first = await w.manager.api.graphql(add, { input });
+    expect(first.body.data.createWorkforceMember).toEqual({ workforceMember: { role: 'Nurse' }, userErrors: [] });
+    const twice = await w.manager.api.graphql(add, { input });
+    expect(twice.body.errors).toBeUndefined();
+    expect(twice.body.data.createWorkforceMember).toEqual({
+      workforceMember: null,
+      userErrors: [{ field: null, message: 'This user is already a workforce member of the organization', code: 'DUPLICATE' }],
+    });
+    const hours = await w.manager.api.graphql(add, { input: { name: 'Kofi', role: 'Porter', contractedHoursPerWeek: 100 } });
+    expect(hours.body.data.createWorkforceMember).toEqual({
+      workforceMember: null,
+      userErrors: [{ field: ['input', 'contractedHoursPerWeek'], message: expect.any(String), code: 'INVALID' }],
+    });
+  });
+
   it('works out crossing midnight and night shifts, stores a default minimum as a requirement, and refuses bad ones', async () => {
     const w = await ward({});
     const night = await w.manager.api.post('/api/workforce/shift-types', {

@@ -25,6 +25,7 @@ import {
   CreateShiftTypePayload,
   CreateSwapRequestInput,
   CreateWorkforceMemberInput,
+  CreateWorkforceMemberPayload,
   FairnessArgs,
   FairnessReport,
   GiniArgs,
@@ -50,7 +51,9 @@ const loadAssignment = (ctx: SubgraphContext, id: string) =>
 
 @Resolver(() => WorkforceMember)
 export class WorkforceMemberResolver {
-  @Mutation(() => WorkforceMember, { description: 'Add a member of staff to roster (workforce:manage)' })
+  @PayloadMutation(CreateWorkforceMemberPayload, {
+    description: 'Add a member of staff to roster (workforce:manage); a bad field or a user already a member is a user error',
+  })
   createWorkforceMember(@Arg('input', { description: 'The member' }) input: CreateWorkforceMemberInput, @Ctx() ctx: SubgraphContext) {
     return members.create(ctx, input);
   }

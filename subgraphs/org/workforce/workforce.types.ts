@@ -71,6 +71,11 @@ export class CreateWorkforceMemberInput {
   weekendEligible?: boolean;
 }
 
+@ObjectType({
+  description: 'What createWorkforceMember answers: the member, or what the user must fix (a bad field, a user already a member)',
+})
+export class CreateWorkforceMemberPayload extends PayloadOf(WorkforceMember, 'workforceMember') {}
+
 @InputType({ description: 'At least min_staff of the staff on the shift have the skill' })
 export class SkillRequirementInput {
   @Field({ description: 'Skill code' })
