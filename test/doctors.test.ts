@@ -786,17 +786,39 @@ describe('GraphQL', () => {
   it('creates, reads, searches and verifies through the graph', async () => {
     const user = await signUp(app.api);
     const t = tag();
-    const created = await user.api.graphql(
-      `mutation($input: CreateDoctorInput!) { createDoctorProfile(input: $input) { ...D } } ${DOCTOR}`,
-      { input: { specialty: 'Radiology', licenseNumber: license(), lastName: `Graph${t}`, consultationFee: 900, currency: 'GHS' } },
-    );
+    const create = `mutation($input: CreateDoctorInput!) {
+      createDoctorProfile(input: $input) { doctor { ...D } userErrors { field message code } }
+    } ${DOCTOR}`;
+    const input = { specialty: 'Radiology', licenseNumber: license(), lastName: `Graph${t}`, consultationFee: 900, currency: 'GHS' };
+    const created = await user.api.graphql(create, { input });
     expect(created.body.errors).toBeUndefined();
-    const id = created.body.data.createDoctorProfile.id;
-    expect(created.body.data.createDoctorProfile).toMatchObject({
+    expect(created.body.data.createDoctorProfile.userErrors).toEqual([]);
+    const id = created.body.data.createDoctorProfile.doctor.id;
+    expect(created.body.data.createDoctorProfile.doctor).toMatchObject({
       specialty: 'Radiology',
       verificationStatus: 'pending',
       email: user.user.email,
     });
+    // A license number taken and a bad field are the user's to fix: userErrors, the profile null.
+    const other = await signUp(app.api);
+    const taken = await other.api.graphql(create, { input: { ...input, lastName: `Other${t}` } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createDoctorProfile).toEqual({
+      doctor: null,
+      userErrors: [
+        { field: null, message: 'A doctor profile with this license number is already registered for this country', code: 'DUPLICATE' },
+      ],
+    });
+    const noCurrency = await other.api.graphql(create, { input: { ...input, licenseNumber: license(), currency: undefined } });
+    expect(noCurrency.body.data.createDoctorProfile).toEqual({
+      doctor: null,
+      userErrors: [{ field: ['input', 'currency'], message: 'is required with a consultation fee', code: 'INVALID' }],
+    });
+    const update = `mutation($id: ID!, $input: UpdateDoctorInput!) {
+      updateDoctorProfile(id: $id, input: $input) { doctor { specialty } userErrors { field message code } }
+    }`;
+    const changed = await user.api.graphql(update, { id, input: { specialty: 'Cardiology' } });
+    expect(changed.body.data.updateDoctorProfile).toEqual({ doctor: { specialty: 'Cardiology' }, userErrors: [] });
 
     const mine = await user.api.graphql(`{ myDoctorProfile { id } }`);
     expect(mine.body.data.myDoctorProfile.id).toBe(id);

@@ -2,16 +2,19 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { PageArgs } from '../../../shared/model';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { Organization } from '../organizations/organization.entity';
 import { DoctorProfile } from './doctor.entity';
 import { DoctorService } from './doctor.service';
 import {
   CreateDoctorInput,
+  CreateDoctorProfilePayload,
   DoctorPage,
   DoctorSearchArgs,
   JoinOrganizationInput,
   OrganizationDoctorsArgs,
   UpdateDoctorInput,
+  UpdateDoctorProfilePayload,
   VerifyDoctorInput,
 } from './doctor.types';
 
@@ -53,7 +56,10 @@ export class DoctorResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
-  @Mutation(() => DoctorProfile, { description: "Create the caller's doctor profile (administrators: anyone's, with userId)" })
+  @PayloadMutation(CreateDoctorProfilePayload, {
+    description:
+      "Create the caller's doctor profile (administrators: anyone's, with userId); a bad field, a profile already filled in or a license number taken is a user error",
+  })
   createDoctorProfile(
     @Arg('input', { description: 'The fields of the new doctor profile' }) input: CreateDoctorInput,
     @Ctx() ctx: SubgraphContext,
@@ -61,7 +67,9 @@ export class DoctorResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => DoctorProfile, { description: 'Change a doctor profile (the doctor or an administrator)' })
+  @PayloadMutation(UpdateDoctorProfilePayload, {
+    description: 'Change a doctor profile (the doctor or an administrator); a bad field or a license number taken is a user error',
+  })
   updateDoctorProfile(
     @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
     @Arg('input', { description: 'The fields to change; those left out stay' }) input: UpdateDoctorInput,

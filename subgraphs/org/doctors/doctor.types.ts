@@ -4,6 +4,7 @@ import { enumOf } from '../../../shared/enums';
 import { Decimal } from '../../../shared/money';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { ORG_ROLES } from '../../../shared/permissions';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsCountryCode, IsCurrency, IsInRange, IsMoney, IsOneOf, IsPhone, IsText } from '../../../shared/validation';
 import { DoctorProfile, DoctorVerification } from './doctor.entity';
 
@@ -221,3 +222,12 @@ export class OrganizationDoctorsArgs extends PageArgs {
 
 @ObjectType()
 export class DoctorPage extends PageOf(DoctorProfile) {}
+
+@ObjectType({
+  description:
+    'What createDoctorProfile answers: the profile, or what the user must fix (a bad field, a profile already filled in, a license number taken)',
+})
+export class CreateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor') {}
+
+@ObjectType({ description: 'What updateDoctorProfile answers: the changed profile, or what the user must fix (a bad field, a license number taken)' })
+export class UpdateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor') {}
