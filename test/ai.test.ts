@@ -522,6 +522,27 @@ describe('model registry', () => {
     expect((await admin.post('/api/ai/models', { ...valid, version: '1.0.0' })).status).toBe(201);
   });
 
+  it('answers GraphQL clients a name and version already registered and a bad field as userErrors, the model null', async () => {
+    const create = `mutation($input: CreateAiModelInput!) {
+      createAiModel(input: $input) { aiModel { name version } userErrors { field message code } }
+    }`;
+    const name = `gql-${randomUUID().slice(0, 8)}`;
+    const input = { name, version: '1', task: 'cancer_detection', runtime: 'kserve_v2', endpoint: valid.endpoint, validationReference: 'None' };
+    const first = await admin.graphql(create, { input });
+    expect(first.body.data.createAiModel).toEqual({ aiModel: { name, version: '1' }, userErrors: [] });
+    const again = await admin.graphql(create, { input });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.createAiModel).toEqual({
+      aiModel: null,
+      userErrors: [{ field: null, message: `Model ${name} 1 is already registered; register a new version`, code: 'DUPLICATE' }],
+    });
+    const builtin = await admin.graphql(create, { input: { ...input, version: '2', runtime: 'builtin' } });
+    expect(builtin.body.data.createAiModel).toEqual({
+      aiModel: null,
+      userErrors: [{ field: ['input', 'runtime'], message: expect.stringMatching(/^must be kserve_v2 or openai/), code: 'INVALID' }],
+    });
+  });
+
   it('refuses other callers and bad registrations', async () => {
     expect((await c.doctor.api.post('/api/ai/models', { ...valid, version: '5' })).status).toBe(403);
     expect((await app.api.post('/api/ai/models', { ...valid, version: '5' })).status).toBe(401);

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { AiDevice, AiModel, DeviceStatus } from './ai.entity';
 import { AiService } from './ai.service';
 import {
@@ -16,6 +17,7 @@ import {
   CloudInferenceInput,
   CreateAiDeviceInput,
   CreateAiModelInput,
+  CreateAiModelPayload,
   DiagnosisAnswer,
   DiagnosisInput,
   LabInterpretationAnswer,
@@ -78,7 +80,9 @@ export class AiResolver {
 export class AiModelResolver {
   private readonly service = new ModelRegistryService();
 
-  @Mutation(() => AiModel, { description: 'Register an external model (SUPER:ADMIN, APP:ADMIN)' })
+  @PayloadMutation(CreateAiModelPayload, {
+    description: 'Register an external model (SUPER:ADMIN, APP:ADMIN); a bad field or a name and version already registered is a user error',
+  })
   createAiModel(@Arg('input', { description: 'The model' }) input: CreateAiModelInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);
   }

@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, IsInt, Matches, Max, Min, ValidateNested } 
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsInRange, IsOneOf, IsText } from '../../../shared/validation';
 import { AiDevice, AiModel, AiModelStatus, AiRuntime, AiTask, DeviceReportedStatus } from './ai.entity';
 import { URGENCIES } from './differential';
@@ -120,6 +121,11 @@ export class AiModelInfoArgs extends PageArgs {
 
 @ObjectType()
 export class AiModelPage extends PageOf(AiModel) {}
+
+@ObjectType({
+  description: 'What createAiModel answers: the model, or what the user must fix (a bad field, a name and version already registered)',
+})
+export class CreateAiModelPayload extends PayloadOf(AiModel, 'aiModel') {}
 
 @InputType({ description: 'A device at the edge to register (again: the same serial number updates it)' })
 export class CreateAiDeviceInput {
