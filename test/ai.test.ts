@@ -527,7 +527,14 @@ describe('model registry', () => {
       createAiModel(input: $input) { aiModel { name version } userErrors { field message code } }
     }`;
     const name = `gql-${randomUUID().slice(0, 8)}`;
-    const input = { name, version: '1', task: 'cancer_detection', runtime: 'kserve_v2', endpoint: valid.endpoint, validationReference: 'None' };
+    const input = {
+      name,
+      version: '1',
+      task: 'cancer_detection',
+      runtime: 'kserve_v2',
+      endpoint: valid.endpoint,
+      validationReference: 'None',
+    };
     const first = await admin.graphql(create, { input });
     expect(first.body.data.createAiModel).toEqual({ aiModel: { name, version: '1' }, userErrors: [] });
     const again = await admin.graphql(create, { input });

@@ -542,7 +542,9 @@ describe('GraphQL', () => {
       userErrors: [{ field: null, message: expect.stringMatching(/capacity cannot drop below/), code: 'BUSINESS_RULE' }],
     });
     const invalid = await admin.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 501 } });
-    expect(invalid.body.data.updateRoom.userErrors).toEqual([{ field: ['input', 'capacity'], message: expect.any(String), code: 'INVALID' }]);
+    expect(invalid.body.data.updateRoom.userErrors).toEqual([
+      { field: ['input', 'capacity'], message: expect.any(String), code: 'INVALID' },
+    ]);
     const grown = await admin.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 3 } });
     expect(grown.body.data.updateRoom).toEqual({ room: { capacity: 3 }, userErrors: [] });
     // Another organization's room is no user error: NOT_FOUND, top-level.

@@ -150,9 +150,12 @@ describe('an invalid enum value', () => {
     const nurse = await signUp(app.api, { registration_role: 'NURSE' });
     await addMember(app, orgId, nurse.user.id, 'ORG:NURSE');
     const input = { type: 'vacation', startDate: '2031-03-02', endDate: '2031-03-06' };
-    const graph = await nurse.api.graphql('mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { leaveRequest { id } } }', {
-      input,
-    });
+    const graph = await nurse.api.graphql(
+      'mutation($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { leaveRequest { id } } }',
+      {
+        input,
+      },
+    );
     expect(graph.status).toBe(400);
     expect(graph.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(graph.body.errors[0].message).toContain('input.type');

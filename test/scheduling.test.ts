@@ -311,7 +311,9 @@ describe('schedules', () => {
     const hours = { resourceId: made.body.data.createResource.resource.id, daysOfWeek: [1, 2], startTime: '08:00', endTime: '12:00' };
     const first = await c.receptionist.api.graphql(schedule, { input: hours });
     expect(first.body.data.createSchedule).toEqual({ schedule: { id: expect.any(String), startTime: '08:00' }, userErrors: [] });
-    const overlap = await c.receptionist.api.graphql(schedule, { input: { ...hours, daysOfWeek: [2], startTime: '11:00', endTime: '13:00' } });
+    const overlap = await c.receptionist.api.graphql(schedule, {
+      input: { ...hours, daysOfWeek: [2], startTime: '11:00', endTime: '13:00' },
+    });
     expect(overlap.body.data.createSchedule).toEqual({
       schedule: null,
       userErrors: [{ field: null, message: expect.stringMatching(/^The schedule overlaps schedule /), code: 'BUSINESS_RULE' }],
@@ -325,7 +327,10 @@ describe('schedules', () => {
     const change = `mutation($id: ID!, $input: UpdateScheduleInput!) {
       updateSchedule(id: $id, input: $input) { schedule { startTime } userErrors { field message code } }
     }`;
-    const clash = await c.receptionist.api.graphql(change, { id: later.body.data.createSchedule.schedule.id, input: { startTime: '11:00' } });
+    const clash = await c.receptionist.api.graphql(change, {
+      id: later.body.data.createSchedule.schedule.id,
+      input: { startTime: '11:00' },
+    });
     expect(clash.body.errors).toBeUndefined();
     expect(clash.body.data.updateSchedule).toEqual({
       schedule: null,

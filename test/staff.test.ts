@@ -349,9 +349,7 @@ describe('leave requests', () => {
     const overlap = await nurse.api.graphql(create, { input: { ...sick, type: 'annual' } });
     expect(overlap.body.data.createLeaveRequest).toEqual({
       leaveRequest: null,
-      userErrors: [
-        { field: null, message: 'These dates overlap your pending leave from 2031-07-01 to 2031-07-01', code: 'BUSINESS_RULE' },
-      ],
+      userErrors: [{ field: null, message: 'These dates overlap your pending leave from 2031-07-01 to 2031-07-01', code: 'BUSINESS_RULE' }],
     });
     const approved = await owner.api.graphql(
       'mutation($org: ID!, $id: ID!) { approveLeaveRequest(organizationId: $org, id: $id) { status } }',

@@ -81,7 +81,8 @@ export class AiModelResolver {
   private readonly service = new ModelRegistryService();
 
   @PayloadMutation(CreateAiModelPayload, {
-    description: 'Register an external model (SUPER:ADMIN, APP:ADMIN); a bad field or a name and version already registered is a user error',
+    description:
+      'Register an external model (SUPER:ADMIN, APP:ADMIN); a bad field or a name and version already registered is a user error',
   })
   createAiModel(@Arg('input', { description: 'The model' }) input: CreateAiModelInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);

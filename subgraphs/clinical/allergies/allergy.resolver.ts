@@ -6,7 +6,15 @@ import { ConnectionArgs } from '../../../shared/connection';
 import { Patient } from '../patients/patient.entity';
 import { Allergy } from './allergy.entity';
 import { AllergyService } from './allergy.service';
-import { AllergyListArgs, AllergyPage, RecordAllergyInput, RecordAllergyPayload, UpdateAllergyInput, UpdateAllergyPayload, AllergyConnection } from './allergy.types';
+import {
+  AllergyListArgs,
+  AllergyPage,
+  RecordAllergyInput,
+  RecordAllergyPayload,
+  UpdateAllergyInput,
+  UpdateAllergyPayload,
+  AllergyConnection,
+} from './allergy.types';
 
 const ALLERGY_LIST = patientList('allergy', Allergy, { sortColumn: 'created_at' });
 
@@ -28,7 +36,8 @@ export class AllergyResolver {
   private readonly service = new AllergyService();
 
   @PayloadMutation(RecordAllergyPayload, {
-    description: "Record a patient's allergy (clinicians of its organization, or the patient); a bad field or an allergy already recorded is a user error",
+    description:
+      "Record a patient's allergy (clinicians of its organization, or the patient); a bad field or an allergy already recorded is a user error",
   })
   recordAllergy(
     @Arg('patientId', () => ID, { description: 'The patient' }) patientId: string,

@@ -85,12 +85,14 @@ export class AllergyListArgs extends PageArgs {
 export class AllergyPage extends PageOf(Allergy) {}
 
 @ObjectType({
-  description: 'What recordAllergy answers: the new allergy, or what the user must fix (a bad field, an active allergy to the substance already recorded)',
+  description:
+    'What recordAllergy answers: the new allergy, or what the user must fix (a bad field, an active allergy to the substance already recorded)',
 })
 export class RecordAllergyPayload extends PayloadOf(Allergy, 'allergy') {}
 
 @ObjectType({
-  description: 'What updateAllergy answers: the changed allergy, or what the user must fix (a bad field, a second active allergy to the substance)',
+  description:
+    'What updateAllergy answers: the changed allergy, or what the user must fix (a bad field, a second active allergy to the substance)',
 })
 export class UpdateAllergyPayload extends PayloadOf(Allergy, 'allergy') {}
 

@@ -50,7 +50,7 @@ export class TreatmentProtocolResolver {
 
   @PayloadMutation(UpdateTreatmentProtocolPayload, {
     description:
-      'Change a protocol: a new version; treatments keep following theirs. A retired protocol cannot change; that, a bad field or an active protocol of the same name is a user error',
+      'Change a protocol: a new version; treatments keep following theirs. A retired protocol cannot change. A bad field or an active protocol of the same name is a user error',
   })
   updateTreatmentProtocol(
     @Arg('id', () => ID, { description: 'The protocol id' }) id: string,

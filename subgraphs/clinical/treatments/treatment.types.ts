@@ -119,7 +119,7 @@ export class CreateTreatmentProtocolPayload extends PayloadOf(TreatmentProtocol,
 
 @ObjectType({
   description:
-    'What updateTreatmentProtocol answers: the new version, or what the user must fix (a bad field, an active protocol of the same name, a retired protocol)',
+    'What updateTreatmentProtocol answers: the new version, or what the user must fix (a bad field, an active protocol of the same name)',
 })
 export class UpdateTreatmentProtocolPayload extends PayloadOf(TreatmentProtocol, 'treatmentProtocol') {}
 

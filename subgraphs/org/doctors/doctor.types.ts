@@ -229,5 +229,7 @@ export class DoctorPage extends PageOf(DoctorProfile) {}
 })
 export class CreateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor') {}
 
-@ObjectType({ description: 'What updateDoctorProfile answers: the changed profile, or what the user must fix (a bad field, a license number taken)' })
+@ObjectType({
+  description: 'What updateDoctorProfile answers: the changed profile, or what the user must fix (a bad field, a license number taken)',
+})
 export class UpdateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor') {}

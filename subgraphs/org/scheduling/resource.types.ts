@@ -108,7 +108,9 @@ export class SchedulableResourcePage extends PageOf(SchedulableResource) {}
 })
 export class CreateResourcePayload extends PayloadOf(SchedulableResource, 'resource') {}
 
-@ObjectType({ description: 'What createSchedule answers: the new schedule, or what the user must fix (a bad field, hours that overlap others)' })
+@ObjectType({
+  description: 'What createSchedule answers: the new schedule, or what the user must fix (a bad field, hours that overlap others)',
+})
 export class CreateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
 
 @ObjectType({
@@ -117,7 +119,9 @@ export class CreateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
 })
 export class UpdateResourcePayload extends PayloadOf(SchedulableResource, 'resource') {}
 
-@ObjectType({ description: 'What updateSchedule answers: the changed schedule, or what the user must fix (a bad field, hours that overlap others)' })
+@ObjectType({
+  description: 'What updateSchedule answers: the changed schedule, or what the user must fix (a bad field, hours that overlap others)',
+})
 export class UpdateSchedulePayload extends PayloadOf(Schedule, 'schedule') {}
 
 @InputType({ description: 'A break within working hours' })
