@@ -5,11 +5,11 @@ import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type BaseRecord, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
 import { readableById } from '../../../shared/refs';
-import { can, requireUser } from '../../../shared/permissions';
+import { can, holdsOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
 import { OrganizationMember } from '../organizations/organization.entity';
-import { organizationScope, readsInScope, recordInScope } from '../workforce/access';
+import { organizationScope, recordInScope } from '../workforce/access';
 import { CME_CREDIT_AWARDED, ENROLLMENT_COMPLETED } from './training.events';
 import {
   Assessment,
@@ -155,12 +155,12 @@ export class TrainingService {
 
   /** An enrollment under the rule of `enrollment(id)`, batched; null when there is none or the caller may not read it. */
   visibleEnrollment(ctx: SubgraphContext, id: string): Promise<Enrollment | null> {
-    return readableById(ctx, Enrollment, id, (viewer, e) => readsInScope(viewer, e.organizationId, 'organizations:read') && ownOrManaged(viewer, e));
+    return readableById(ctx, Enrollment, id, (viewer, e) => holdsOrgPermission(viewer, e.organizationId, 'organizations:read') && ownOrManaged(viewer, e));
   }
 
   /** An assessment under the rule of `assessment(id)`, batched; null when there is none or the caller may not read it. */
   visibleAssessment(ctx: SubgraphContext, id: string): Promise<Assessment | null> {
-    return readableById(ctx, Assessment, id, (viewer, a) => readsInScope(viewer, a.organizationId, 'organizations:read'));
+    return readableById(ctx, Assessment, id, (viewer, a) => holdsOrgPermission(viewer, a.organizationId, 'organizations:read'));
   }
 
   /**

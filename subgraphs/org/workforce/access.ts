@@ -54,11 +54,6 @@ export async function recordInScope<T extends { id: string; organizationId: stri
   return { viewer, record };
 }
 
-/** Whether `recordInScope` lets the caller read a record of `organizationId` (the same rule, without the error). */
-export function readsInScope(viewer: Viewer, organizationId: string, permission: Permission): boolean {
-  return canSeeOrganization(viewer, organizationId) && can(viewer, permission, organizationId);
-}
-
 /** Checks that every id is a UUID; the field is named in the error. */
 export function requireUuids(field: string, ids: readonly string[] | null | undefined): void {
   if (!ids) return;

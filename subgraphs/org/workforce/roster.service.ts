@@ -7,9 +7,9 @@ import { isUuid, paginate, type PageArgs, type PageResult } from '../../../share
 import { emitEvent } from '../../../shared/outbox';
 import { readableById } from '../../../shared/refs';
 import type { Viewer } from '../../../shared/viewer';
-import { can, requireUser } from '../../../shared/permissions';
+import { can, holdsOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
-import { organizationScope, readsInScope, recordInScope, requireUuids } from './access';
+import { organizationScope, recordInScope, requireUuids } from './access';
 import { WorkforceMember } from './member.entity';
 import { daysBetween, resolveCoverage, rosterMembers, rosterShiftTypes } from './roster-data';
 import {
@@ -101,7 +101,7 @@ export class RosterService {
       ctx,
       Roster,
       id,
-      (viewer, roster) => readsInScope(viewer, roster.organizationId, 'workforce:read') && readsRosterState(viewer, roster),
+      (viewer, roster) => holdsOrgPermission(viewer, roster.organizationId, 'workforce:read') && readsRosterState(viewer, roster),
     );
   }
 

@@ -14,6 +14,7 @@ export default defineModule({
     referenceFields(SupplyOrder, {
       verifiedByUser: { id: 'verifiedBy', type: 'User' },
       cancelledByUser: { id: 'cancelledBy', type: 'User' },
+      customer: { id: 'customerId', type: 'User', description: 'Who placed it; null when the caller may not see them' },
     }),
     SupplyOrderResolver,
     SupplyOrderItemResolver,
