@@ -1,7 +1,8 @@
 import { defineModule } from '../../../shared/module';
 import { holdsOrgPermission } from '../../../shared/permissions';
-import { idLinkFields, readableById, referenceFields } from '../../../shared/refs';
+import { idLinkFields, readableById, ref, referenceFields } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { RevenueOrganization } from '../organization';
 import { STOCK_LOW } from './inventory.events';
 import { REORDER_JOB } from './inventory.jobs';
 import {
@@ -34,13 +35,14 @@ export default defineModule({
     }),
     referenceFields(StockMovement, {
       createdByUser: { id: 'createdBy', type: 'User' },
-      facility: {
-        id: 'facilityId',
-        type: 'Organization',
-        description: 'The facility whose stock moved; null when the caller may not see it',
-      },
     }),
     idLinkFields(StockMovement, 'RecordLinks', {
+      facility: {
+        id: 'facilityId',
+        type: RevenueOrganization,
+        description: 'The facility whose stock moved; null when the caller may not see it',
+        resolve: (id) => ref(id),
+      },
       product: {
         id: 'productId',
         type: Product,
