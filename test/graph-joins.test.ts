@@ -227,6 +227,33 @@ describe('objects beside the ids of conversations and training', () => {
   });
 });
 
+describe('objects beside the ids of clinical records', () => {
+  it("reads a protocol version's protocol and an interaction's rule", async () => {
+    const created = await c.doctor.api.post('/api/treatments', {
+      organization_id: c.orgId,
+      name: 'Malaria, joins',
+      condition: 'Uncomplicated falciparum malaria',
+      icd10_code: 'b50.9',
+      steps: [{ medication: 'Artemether-lumefantrine 20/120 mg tablet', dose: '4 tablets', frequency: 'twice daily', duration_days: 3 }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const res = await c.doctor.api.graphql(
+      `query($id: ID!) { treatmentProtocol(id: $id) { versions { protocolId protocol { id name } } } }`,
+      { id },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.treatmentProtocol.versions).toEqual([{ protocolId: id, protocol: { id, name: 'Malaria, joins' } }]);
+    const check = await c.doctor.api.graphql(
+      `query { drugInteractionCheck(input: { medications: [{ name: "warfarin" }, { name: "aspirin" }] }) { interactions { ruleId rule { id } } } }`,
+    );
+    expect(check.body.errors).toBeUndefined();
+    const interactions = check.body.data.drugInteractionCheck.interactions as { ruleId: string; rule: { id: string } }[];
+    expect(interactions.length).toBeGreaterThan(0);
+    for (const i of interactions) expect(i.rule).toEqual({ id: i.ruleId });
+  });
+});
+
 describe('the patient chart in one query', () => {
   let vitalIds: string[] = [];
   beforeAll(async () => {
