@@ -36,7 +36,8 @@ export default defineModule({
       enrollment: {
         id: 'enrollmentId',
         type: Enrollment,
-        description: 'The enrollment whose completion awarded it; null when there is none or the caller may not read it (the rule of enrollment(id))',
+        description:
+          'The enrollment whose completion awarded it; null when there is none or the caller may not read it (the rule of enrollment(id))',
         resolve: (id, ctx) => training.visibleEnrollment(ctx, id),
       },
     }),

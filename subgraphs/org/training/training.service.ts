@@ -155,7 +155,12 @@ export class TrainingService {
 
   /** An enrollment under the rule of `enrollment(id)`, batched; null when there is none or the caller may not read it. */
   visibleEnrollment(ctx: SubgraphContext, id: string): Promise<Enrollment | null> {
-    return readableById(ctx, Enrollment, id, (viewer, e) => holdsOrgPermission(viewer, e.organizationId, 'organizations:read') && ownOrManaged(viewer, e));
+    return readableById(
+      ctx,
+      Enrollment,
+      id,
+      (viewer, e) => holdsOrgPermission(viewer, e.organizationId, 'organizations:read') && ownOrManaged(viewer, e),
+    );
   }
 
   /** An assessment under the rule of `assessment(id)`, batched; null when there is none or the caller may not read it. */

@@ -49,13 +49,15 @@ export default defineModule({
       swapRequest: {
         id: 'swapRequestId',
         type: SwapRequest,
-        description: 'The swap that gave it to this member; null when there is none or the caller may not read it (the rule of swapRequest(id))',
+        description:
+          'The swap that gave it to this member; null when there is none or the caller may not read it (the rule of swapRequest(id))',
         resolve: (id, ctx) => new SwapService().visible(ctx, id),
       },
       leaveRequest: {
         id: 'leaveRequestId',
         type: LeaveRequest,
-        description: 'The approved leave that removed it; null when there is none or the caller may not read it (the rule of leaveRequest(id))',
+        description:
+          'The approved leave that removed it; null when there is none or the caller may not read it (the rule of leaveRequest(id))',
         resolve: (id, ctx) => new LeaveService().visible(ctx, id),
       },
     }),
@@ -63,7 +65,8 @@ export default defineModule({
       roster: {
         id: 'rosterId',
         type: Roster,
-        description: 'The roster it applies to; null for every roster of the organization or when the caller may not read it (the rule of roster(id))',
+        description:
+          'The roster it applies to; null for every roster of the organization or when the caller may not read it (the rule of roster(id))',
         resolve: (id, ctx) => new RosterService().visible(ctx, id),
       },
     }),

@@ -18,8 +18,10 @@ import { InventoryItem, StockMovement } from './stock.entity';
 import { Supplier } from './supplier.entity';
 
 /** A record of a facility's stock, for callers who read that facility's inventory (the rule of its lists and `purchaseOrder(id)`). */
-const inventoryRecord = <T extends { id: string; facilityId: string }>(entity: new () => T) => (id: string, ctx: SubgraphContext) =>
-  readableById(ctx, entity, id, (viewer, row) => holdsOrgPermission(viewer, row.facilityId, 'inventory:read'));
+const inventoryRecord =
+  <T extends { id: string; facilityId: string }>(entity: new () => T) =>
+  (id: string, ctx: SubgraphContext) =>
+    readableById(ctx, entity, id, (viewer, row) => holdsOrgPermission(viewer, row.facilityId, 'inventory:read'));
 
 export default defineModule({
   name: 'inventory',
