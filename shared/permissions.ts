@@ -167,6 +167,11 @@ export function requirePlatformPermission(viewer: Viewer | undefined, permission
   return v;
 }
 
+/** Whether `requireOrgPermission` lets the viewer through (the same rule, without the error). */
+export function holdsOrgPermission(viewer: Viewer, organizationId: string, permission: Permission): boolean {
+  return canSeeOrganization(viewer, organizationId) && can(viewer, permission, organizationId);
+}
+
 /**
  * Checks an organization-scoped permission. An outsider learns nothing (404 naming `hiddenAs`); a member whose
  * role lacks the permission is told so (403).

@@ -1,8 +1,10 @@
 import { Ctx, Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { errors } from './errors';
 import { logger } from './logger';
-import { isUuid } from './model';
+import type { EntityClass } from '@mikro-orm/core';
+import { byIds, isUuid } from './model';
 import type { SubgraphContext } from './subgraph';
+import type { Viewer } from './viewer';
 
 /**
  * Entities owned by another subgraph, referred to by id. The gateway fetches their fields from the owner.
@@ -73,6 +75,22 @@ export function idLinkFields<T extends object>(entity: ClassType<T>, name: strin
   }
   Object.defineProperty(Links, 'name', { value: `${entity.name}${name}` });
   return Links;
+}
+
+/**
+ * A record of this subgraph for an `IdLink`'s `resolve`: batched (one query per kind of record for a whole response)
+ * and kept only when `readable`, the rule of the record's root lookup, lets the caller read it; null otherwise, for
+ * an id that names none, and for a caller who is not signed in.
+ */
+export async function readableById<T extends { id: string }>(
+  ctx: SubgraphContext,
+  entity: EntityClass<T>,
+  id: string,
+  readable: (viewer: Viewer, row: T) => boolean | Promise<boolean>,
+): Promise<T | null> {
+  if (!ctx.viewer || !isUuid(id)) return null;
+  const row = await ctx.loader<string, T>(`readable:${entity.name}`, byIds(ctx.em, entity)).load(id);
+  return row && (await readable(ctx.viewer, row)) ? row : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
-import { addMember } from './support/org';
+import { addMember, createOrganization } from './support/org';
 import { Room, RoomType } from '../subgraphs/org/facilities/facility.entity';
 import { Appointment } from '../subgraphs/org/scheduling/appointment.entity';
 import { ResourceType, SchedulableResource } from '../subgraphs/org/scheduling/resource.entity';
@@ -148,6 +148,109 @@ describe('conversation messages by cursor', () => {
     const res = await stranger.api.graphql(MESSAGES, { o: c.orgId, id: conversationId, first: 1 });
     expect(res.body.data?.conversation ?? null).toBeNull();
     expect(codes(res)).toContain('NOT_FOUND');
+  });
+});
+
+describe('objects beside the ids of conversations and training', () => {
+  it("reads a message's conversation and sender, under the rule of conversation(id)", async () => {
+    const created = await c.doctor.api.post(`/api/organizations/${c.orgId}/conversations`, {
+      subject: 'Ward round',
+      participant_ids: [c.nurse.user.id],
+    });
+    const conversationId = created.body.data.id;
+    await c.nurse.api.post(`/api/organizations/${c.orgId}/conversations/${conversationId}/messages`, { body: 'Bed 4 is ready' });
+    const res = await c.doctor.api.graphql(
+      `query($o: ID!, $id: ID!) {
+        conversation(organizationId: $o, id: $id) {
+          messages(first: 1) { nodes { body conversationId conversation { id subject } sender { id } } }
+        }
+      }`,
+      { o: c.orgId, id: conversationId },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.conversation.messages.nodes).toEqual([
+      {
+        body: 'Bed 4 is ready',
+        conversationId,
+        conversation: { id: conversationId, subject: 'Ward round' },
+        sender: { id: c.nurse.user.id },
+      },
+    ]);
+  });
+
+  it("reads an enrollment's credit, the credit's enrollment and an attempt's assessment, each under its root rule", async () => {
+    const manager = await signUp(app.api, { registration_role: 'DOCTOR' });
+    const orgId = (await createOrganization(manager.api)).id; // its creator is ORG:ADMIN
+    const learner = await signUp(app.api, { registration_role: 'NURSE' });
+    await addMember(app, orgId, learner.user.id, 'ORG:NURSE');
+    const course = await manager.api.post('/api/training/courses', {
+      organization_id: orgId,
+      title: 'Sepsis six',
+      provider: 'Ward education',
+      description: 'Oxygen, cultures, antibiotics, fluids, lactate, urine output',
+      modules: [{ title: 'The six in the first hour', duration_minutes: 30 }],
+      cme_credits: 2,
+      cme_category: 'category_1',
+    });
+    if (course.status !== 201) throw new Error(`course: ${course.status} ${course.text}`);
+    const enrollment = (await learner.api.post(`/api/training/courses/${course.body.data.id}/enroll`)).body.data;
+    expect((await learner.api.patch(`/api/training/enrollments/${enrollment.id}/progress`, { progress: 100 })).status).toBe(200);
+    const assessment = await manager.api.post('/api/training/assessments', {
+      organization_id: orgId,
+      title: 'Sepsis check',
+      questions: [{ prompt: 'Give oxygen?', options: ['Yes', 'No'], correct_option: 0 }],
+    });
+    expect(assessment.status).toBe(201);
+    const ENROLLMENT = `query($id: ID!) {
+      enrollment(id: $id) { id cmeCreditId cmeCredit { id credits enrollment { id } } }
+    }`;
+    const mine = await learner.api.graphql(ENROLLMENT, { id: enrollment.id });
+    expect(mine.body.errors).toBeUndefined();
+    const credit = mine.body.data.enrollment.cmeCredit;
+    expect(credit).toMatchObject({ id: mine.body.data.enrollment.cmeCreditId, credits: 2, enrollment: { id: enrollment.id } });
+    const credits = await learner.api.graphql(`query($o: ID) { cmeCredits(organizationId: $o) { items { id enrollment { id } } } }`, {
+      o: orgId,
+    });
+    expect(credits.body.data.cmeCredits.items).toEqual([{ id: credit.id, enrollment: { id: enrollment.id } }]);
+    const attempt = await learner.api.graphql(
+      `mutation($id: ID!) { submitAssessment(id: $id, answers: [0]) { passed assessmentId assessment { id title } } }`,
+      { id: assessment.body.data.id },
+    );
+    expect(attempt.body.errors).toBeUndefined();
+    expect(attempt.body.data.submitAssessment).toEqual({
+      passed: true,
+      assessmentId: assessment.body.data.id,
+      assessment: { id: assessment.body.data.id, title: 'Sepsis check' },
+    });
+    // Another organization's member reads none of it.
+    expect((await stranger.api.graphql(ENROLLMENT, { id: enrollment.id })).body.data?.enrollment ?? null).toBeNull();
+  });
+});
+
+describe('objects beside the ids of clinical records', () => {
+  it("reads a protocol version's protocol and an interaction's rule", async () => {
+    const created = await c.doctor.api.post('/api/treatments', {
+      organization_id: c.orgId,
+      name: 'Malaria, joins',
+      condition: 'Uncomplicated falciparum malaria',
+      icd10_code: 'b50.9',
+      steps: [{ medication: 'Artemether-lumefantrine 20/120 mg tablet', dose: '4 tablets', frequency: 'twice daily', duration_days: 3 }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const res = await c.doctor.api.graphql(
+      `query($id: ID!) { treatmentProtocol(id: $id) { versions { protocolId protocol { id name } } } }`,
+      { id },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.treatmentProtocol.versions).toEqual([{ protocolId: id, protocol: { id, name: 'Malaria, joins' } }]);
+    const check = await c.doctor.api.graphql(
+      `query { drugInteractionCheck(input: { medications: [{ name: "warfarin" }, { name: "aspirin" }] }) { interactions { ruleId rule { id } } } }`,
+    );
+    expect(check.body.errors).toBeUndefined();
+    const interactions = check.body.data.drugInteractionCheck.interactions as { ruleId: string; rule: { id: string } }[];
+    expect(interactions.length).toBeGreaterThan(0);
+    for (const i of interactions) expect(i.rule).toEqual({ id: i.ruleId });
   });
 });
 

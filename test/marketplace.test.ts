@@ -693,6 +693,32 @@ describe('GraphQL', () => {
     const packed = await clerk.api.graphql('mutation($id: ID!) { packSupplyOrder(id: $id) { status } }', { id: o.id });
     expect(packed.body.errors[0].extensions.code).toBe('CONFLICT');
   });
+
+  it("reads a ledger line's order, product, item and facility, and an order's customer, each under its root rule", async () => {
+    const o = await order([{ sku: 'PCM-500', quantity: 1 }]);
+    const LEDGER = `query($f: ID!, $p: ID!) {
+      inventoryItems(facilityId: $f, productId: $p, limit: 1) {
+        items { id movements(limit: 5) { items { orderId order { id number customer { id email } } product { sku } inventoryItem { id } facility { id } } } }
+      }
+    }`;
+    const res = await pharmacist.api.graphql(LEDGER, { f: pharmacyId, p: product['PCM-500'] });
+    expect(res.body.errors).toBeUndefined();
+    const [stocked] = res.body.data.inventoryItems.items;
+    const line = stocked.movements.items.find((m: { orderId: string | null }) => m.orderId === o.id);
+    expect(line).toEqual({
+      orderId: o.id,
+      // The customer is no member of the pharmacy: the staff do not see who they are (the rule of user(id)).
+      order: { id: o.id, number: o.number, customer: null },
+      product: { sku: 'PCM-500' },
+      inventoryItem: { id: stocked.id },
+      facility: { id: pharmacyId },
+    });
+    const own = await patientUser.api.graphql('query($id: ID!) { supplyOrder(id: $id) { customer { id email } } }', { id: o.id });
+    expect(own.body.data.supplyOrder.customer).toEqual({ id: patientUser.user.id, email: patientUser.user.email });
+    // The customer does not read the facility's ledger.
+    const theirs = await patientUser.api.graphql(LEDGER, { f: pharmacyId, p: product['PCM-500'] });
+    expect(theirs.body.data?.inventoryItems?.items ?? []).toEqual([]);
+  });
 });
 
 describe('the ledger', () => {

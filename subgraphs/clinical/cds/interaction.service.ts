@@ -1,6 +1,7 @@
 import { clock } from '../../../shared/clock';
 import { errors, type FieldIssue } from '../../../shared/errors';
 import { paginate, type PageResult } from '../../../shared/model';
+import { readableById } from '../../../shared/refs';
 import { requirePlatformPermission, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { auditChange, auditPatientRead } from '../../../shared/audit/audit-trail';
@@ -143,6 +144,11 @@ export class InteractionService {
       created: !existing,
       unknownDrugs: [a!, b!].filter((s) => !s.known).map((s) => s.key),
     };
+  }
+
+  /** A rule under the rule of `drugInteractionRules` (any signed-in caller), batched; null otherwise or when there is none. */
+  visible(ctx: SubgraphContext, id: string): Promise<DrugInteractionRule | null> {
+    return readableById(ctx, DrugInteractionRule, id, () => true);
   }
 
   /** The rules, optionally those that apply to one drug (by itself or its classes). Any signed-in caller. */

@@ -1,5 +1,7 @@
 import { defineModule } from '../../../shared/module';
-import { referenceFields } from '../../../shared/refs';
+import { idLinkFields, referenceFields } from '../../../shared/refs';
+import { Allergy } from '../allergies/allergy.entity';
+import { recordFields } from '../patients/patient-link';
 import { AdverseEvent, CdsAlert, DrugInteractionRule, EarlyWarningScore } from './cds.entity';
 import { ADVERSE_EVENT_REPORTED, CRITICAL_CARD, CRITICAL_SCORE } from './cds.events';
 import {
@@ -10,6 +12,8 @@ import {
   PanicValueResolver,
   PatientRiskResolver,
 } from './cds.resolver';
+import { AllergyConflict, DrugInteraction } from './cds.types';
+import { InteractionService } from './interaction.service';
 import { seedShippedRules } from './medication-context';
 
 export default defineModule({
@@ -19,6 +23,21 @@ export default defineModule({
   entities: [DrugInteractionRule, EarlyWarningScore, AdverseEvent, CdsAlert],
   resolvers: [
     referenceFields(DrugInteractionRule, { updatedByUser: { id: 'updatedBy', type: 'User' } }),
+    idLinkFields(DrugInteraction, 'RuleLink', {
+      rule: {
+        id: 'ruleId',
+        type: DrugInteractionRule,
+        description: 'The rule found (as drugInteractionRules lists it); null when there is none',
+        resolve: (id, ctx) => new InteractionService().visible(ctx, id),
+      },
+    }),
+    recordFields(AllergyConflict, {
+      allergy: {
+        id: 'allergyId',
+        type: Allergy,
+        description: "The recorded allergy; null for a prefetched one or when the caller may not read the patient's clinical data",
+      },
+    }),
     referenceFields(AdverseEvent, {
       reportedByUser: { id: 'reportedBy', type: 'User' },
       organization: {

@@ -1,9 +1,10 @@
 import { defineModule } from '../../../shared/module';
 import { referenceFields } from '../../../shared/refs';
-import { patientField } from '../patients/patient-link';
+import { patientField, recordFields } from '../patients/patient-link';
 import { labTest } from './lab-data';
 import { LabMessage, LabOrder, LabResult } from './lab.entity';
 import { LAB_RESULT_RECEIVED } from './lab.events';
+import { LabResultDocument } from './lab.types';
 import { LabOrderResolver, LabResultResolver, OrganizationCriticalResultsResolver, PatientLabResultsResolver } from './lab.resolver';
 
 export default defineModule({
@@ -33,6 +34,7 @@ export default defineModule({
       cancelledByUser: { id: 'cancelledBy', type: 'User' },
     }),
     referenceFields(LabResult, { reviewedByUser: { id: 'reviewedBy', type: 'User' } }),
+    recordFields(LabResultDocument, { labResult: { id: 'labResultId', type: LabResult } }),
     LabOrderResolver,
     LabResultResolver,
     PatientLabResultsResolver,

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import { idLinkFields } from '../../../shared/refs';
 import type { PatientRow } from '../../../shared/audit/audit-trail';
-import { byIds } from '../../../shared/model';
+import { byIds, isUuid } from '../../../shared/model';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { accessBasis, loadPatient } from '../access/patient-access';
 import { Patient } from './patient.entity';
@@ -48,7 +48,7 @@ export function recordFields<T extends object>(entity: ClassType<T>, fields: Rec
       type: link.type,
       description: link.description ?? `The record \`${link.id}\` names; null when there is none or the caller may not read it`,
       resolve: async (id: string, ctx: SubgraphContext): Promise<PatientRow | null> => {
-        if (!ctx.viewer) return null;
+        if (!ctx.viewer || !isUuid(id)) return null;
         const row = await ctx.loader<string, PatientRow>(`record:${link.type.name}`, byIds(ctx.em, link.type)).load(id);
         if (!row || link.hidden?.(row)) return null;
         const patient = await loadPatient(ctx, row.patientId);

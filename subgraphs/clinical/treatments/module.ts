@@ -1,7 +1,8 @@
 import { defineModule } from '../../../shared/module';
-import { referenceFields } from '../../../shared/refs';
+import { idLinkFields, referenceFields } from '../../../shared/refs';
 import { PatientTreatment, TreatmentProtocol, TreatmentProtocolVersion } from './treatment.entity';
 import { PatientTreatmentResolver, PatientTreatmentsResolver, TreatmentProtocolResolver } from './treatment.resolver';
+import { TreatmentProtocolService } from './treatment.service';
 
 export default defineModule({
   name: 'treatments',
@@ -20,6 +21,14 @@ export default defineModule({
       retiredByUser: { id: 'retiredBy', type: 'User' },
     }),
     referenceFields(TreatmentProtocolVersion, { changedByUser: { id: 'changedBy', type: 'User' } }),
+    idLinkFields(TreatmentProtocolVersion, 'ProtocolLink', {
+      protocol: {
+        id: 'protocolId',
+        type: TreatmentProtocol,
+        description: 'The protocol it is a version of; null when the caller may not read it (the rule of treatmentProtocol(id))',
+        resolve: (id, ctx) => new TreatmentProtocolService().visible(ctx, id),
+      },
+    }),
     TreatmentProtocolResolver,
     PatientTreatmentResolver,
     PatientTreatmentsResolver,

@@ -3,6 +3,7 @@ import { auditPatientRead, auditRowChange, auditRowsRead } from '../../../shared
 import { clock } from '../../../shared/clock';
 import { errors, type FieldIssue } from '../../../shared/errors';
 import { lockedChange } from '../../../shared/locked-change';
+import { readableById } from '../../../shared/refs';
 import { byIds, isUuid, paginate, patchFrom, type PageResult } from '../../../shared/model';
 import { can, canSeeOrganization, organizationsWith, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -135,6 +136,11 @@ export class TreatmentProtocolService {
         : errors.notFound(PROTOCOL_WHAT);
     }
     return protocol;
+  }
+
+  /** A protocol under the rule of `treatmentProtocol(id)`, batched; null when there is none or the caller may not read it. */
+  visible(ctx: SubgraphContext, id: string): Promise<TreatmentProtocol | null> {
+    return readableById(ctx, TreatmentProtocol, id, readsProtocol);
   }
 
   /** Changes make a new version (the old one is kept for the treatments that follow it); a retired protocol is fixed. */

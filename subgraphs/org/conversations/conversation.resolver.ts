@@ -91,8 +91,18 @@ export class ConversationResolver {
 
 @Resolver(() => ConversationMessage)
 export class ConversationMessageResolver {
+  private readonly service = new ConversationService();
+
   @FieldResolver(() => ID)
   conversationId(@Root() message: ConversationMessage) {
     return message.conversation.id;
+  }
+
+  @FieldResolver(() => Conversation, {
+    nullable: true,
+    description: 'The conversation it was sent in; null when the caller may not read it (the rule of conversation(id))',
+  })
+  conversation(@Root() message: ConversationMessage, @Ctx() ctx: SubgraphContext) {
+    return this.service.visible(ctx, message.conversation.id);
   }
 }

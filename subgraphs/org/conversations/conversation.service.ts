@@ -2,6 +2,7 @@ import { clock } from '../../../shared/clock';
 import { keysetConnection, windowOf, type Connection, type ConnectionArgs, type KeysetList } from '../../../shared/connection';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
+import { readableById } from '../../../shared/refs';
 import { requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { membershipRole, type Viewer } from '../../../shared/viewer';
@@ -86,6 +87,23 @@ export class ConversationService {
       : null;
     if (!conversation) throw errors.notFound(WHAT);
     return conversation;
+  }
+
+  /**
+   * A conversation under the rule of `conversation(id)` (a member of its organization taking part in it), batched;
+   * null when there is none or the caller may not read it.
+   */
+  visible(ctx: SubgraphContext, id: string): Promise<Conversation | null> {
+    return readableById(
+      ctx,
+      Conversation,
+      id,
+      async (viewer, conversation) =>
+        !viewer.apiKey &&
+        !viewer.system &&
+        !!membershipRole(viewer, conversation.organizationId) &&
+        (await this.participantIds(ctx, conversation)).includes(viewer.userId),
+    );
   }
 
   /** Messages newest first. Reading the first page marks the conversation read up to its newest message. */

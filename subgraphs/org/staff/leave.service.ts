@@ -4,6 +4,8 @@ import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
+import { readableById } from '../../../shared/refs';
+import type { Viewer } from '../../../shared/viewer';
 import { LEAVE_APPROVED, type LeaveApprovedPayload } from './leave.events';
 import { can, requireOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
@@ -19,6 +21,10 @@ const DAY_MS = 86_400_000;
 const daysBetween = (start: string, end: string) => (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS + 1;
 
 /** Leave requests of members: asked by the member, decided by those with `leave:approve`. People only. */
+/** The requester, and approvers of its organization, read a leave request. */
+const readsLeave = (viewer: Viewer, leave: LeaveRequest): boolean =>
+  leave.userId === viewer.userId || can(viewer, 'leave:approve', leave.organizationId);
+
 export class LeaveService {
   /** A pending request; it may not overlap another pending or approved one of the same member in the organization. */
   async create(ctx: SubgraphContext, input: CreateLeaveRequestInput): Promise<LeaveRequest> {
@@ -87,8 +93,13 @@ export class LeaveService {
   async get(ctx: SubgraphContext, id: string): Promise<LeaveRequest> {
     const viewer = requireUser(ctx.viewer);
     const leave = isUuid(id) ? await ctx.em.findOne(LeaveRequest, { id }) : null;
-    if (!leave || (leave.userId !== viewer.userId && !can(viewer, 'leave:approve', leave.organizationId))) throw errors.notFound(WHAT);
+    if (!leave || !readsLeave(viewer, leave)) throw errors.notFound(WHAT);
     return leave;
+  }
+
+  /** A leave request under the rule of `leaveRequest(id)`, batched; null when there is none or the caller may not read it. */
+  visible(ctx: SubgraphContext, id: string): Promise<LeaveRequest | null> {
+    return readableById(ctx, LeaveRequest, id, (viewer, leave) => !viewer.apiKey && !viewer.system && readsLeave(viewer, leave));
   }
 
   /** pending → approved; emits `svc.workforce.leave_approved` in the same transaction. */

@@ -4,7 +4,8 @@ import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type BaseRecord, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
-import { can, requireUser } from '../../../shared/permissions';
+import { readableById } from '../../../shared/refs';
+import { can, holdsOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
 import { OrganizationMember } from '../organizations/organization.entity';
@@ -48,6 +49,10 @@ async function requireMember(em: EntityManager, organizationId: string, userId: 
 }
 
 /** Stores a credit and its event; a second credit for the same completion or reference is a 409. */
+/** A member's own record, or one of an organization where the caller manages training. */
+const ownOrManaged = (viewer: Viewer, record: { userId: string; organizationId: string }): boolean =>
+  record.userId === viewer.userId || can(viewer, 'training:manage', record.organizationId);
+
 async function award(em: EntityManager, credit: Omit<CmeCredit, keyof BaseRecord>): Promise<CmeCredit> {
   const row = em.create(CmeCredit, credit);
   await em.flush().catch((err) => {
@@ -144,8 +149,31 @@ export class TrainingService {
   /** The enrollee, or a training manager: hidden from everyone else (404). */
   private async enrollmentFor(ctx: SubgraphContext, id: string): Promise<{ viewer: Viewer; enrollment: Enrollment }> {
     const { viewer, record } = await recordInScope(ctx, Enrollment, id, 'organizations:read', 'Enrollment');
-    if (record.userId !== viewer.userId && !can(viewer, 'training:manage', record.organizationId)) throw errors.notFound('Enrollment');
+    if (!ownOrManaged(viewer, record)) throw errors.notFound('Enrollment');
     return { viewer, enrollment: record };
+  }
+
+  /** An enrollment under the rule of `enrollment(id)`, batched; null when there is none or the caller may not read it. */
+  visibleEnrollment(ctx: SubgraphContext, id: string): Promise<Enrollment | null> {
+    return readableById(
+      ctx,
+      Enrollment,
+      id,
+      (viewer, e) => holdsOrgPermission(viewer, e.organizationId, 'organizations:read') && ownOrManaged(viewer, e),
+    );
+  }
+
+  /** An assessment under the rule of `assessment(id)`, batched; null when there is none or the caller may not read it. */
+  visibleAssessment(ctx: SubgraphContext, id: string): Promise<Assessment | null> {
+    return readableById(ctx, Assessment, id, (viewer, a) => holdsOrgPermission(viewer, a.organizationId, 'organizations:read'));
+  }
+
+  /**
+   * A CME credit under the rule of `cmeCredits` (a person's own, or any in an organization where the caller manages
+   * training), batched; null when there is none or the caller may not read it.
+   */
+  visibleCredit(ctx: SubgraphContext, id: string): Promise<CmeCredit | null> {
+    return readableById(ctx, CmeCredit, id, (viewer, c) => !viewer.apiKey && !viewer.system && ownOrManaged(viewer, c));
   }
 
   async getEnrollment(ctx: SubgraphContext, id: string): Promise<Enrollment> {

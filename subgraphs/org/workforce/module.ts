@@ -1,10 +1,15 @@
 import { defineModule } from '../../../shared/module';
+import { idLinkFields } from '../../../shared/refs';
 import { organizationField } from '../organizations/organization-link';
+import { LeaveRequest } from '../staff/leave.entity';
+import { LeaveService } from '../staff/leave.service';
 import { userFields } from '../users/user-link';
 import { WorkforceMember } from './member.entity';
 import { Roster, RosterAssignment } from './roster.entity';
+import { RosterService } from './roster.service';
 import { CoverageRequirement, ShiftType } from './shift-type.entity';
 import { SwapRequest } from './swap.entity';
+import { SwapService } from './swap.service';
 import { leaveApprovedRelay, leaveWebhooks, rosterGeneration, rosterPublicationMail } from './workforce.consumers';
 import {
   LEAVE_APPLIED_TO_ROSTERS,
@@ -40,6 +45,31 @@ export default defineModule({
       publishedByUser: { id: 'publishedBy' },
     }),
     userFields(SwapRequest, { requestedByUser: { id: 'requestedBy' }, decidedByUser: { id: 'decidedBy' } }),
+    idLinkFields(RosterAssignment, 'RecordLinks', {
+      swapRequest: {
+        id: 'swapRequestId',
+        type: SwapRequest,
+        description:
+          'The swap that gave it to this member; null when there is none or the caller may not read it (the rule of swapRequest(id))',
+        resolve: (id, ctx) => new SwapService().visible(ctx, id),
+      },
+      leaveRequest: {
+        id: 'leaveRequestId',
+        type: LeaveRequest,
+        description:
+          'The approved leave that removed it; null when there is none or the caller may not read it (the rule of leaveRequest(id))',
+        resolve: (id, ctx) => new LeaveService().visible(ctx, id),
+      },
+    }),
+    idLinkFields(CoverageRequirement, 'RosterLink', {
+      roster: {
+        id: 'rosterId',
+        type: Roster,
+        description:
+          'The roster it applies to; null for every roster of the organization or when the caller may not read it (the rule of roster(id))',
+        resolve: (id, ctx) => new RosterService().visible(ctx, id),
+      },
+    }),
     WorkforceMemberResolver,
     ShiftTypeResolver,
     CoverageRequirementResolver,

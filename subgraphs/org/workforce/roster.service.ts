@@ -5,7 +5,9 @@ import type { EntityManager } from '../../../shared/db';
 import { errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageArgs, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
-import { can, requireUser } from '../../../shared/permissions';
+import { readableById } from '../../../shared/refs';
+import type { Viewer } from '../../../shared/viewer';
+import { can, holdsOrgPermission, requireUser } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { organizationScope, recordInScope, requireUuids } from './access';
 import { WorkforceMember } from './member.entity';
@@ -27,6 +29,10 @@ import { ROSTER_GENERATION_REQUESTED, ROSTER_PUBLISHED } from './workforce.event
 import { MAX_ROSTER_DAYS, type AssignmentListArgs, type CoverageGap, type CreateRosterInput, type RosterListArgs } from './workforce.types';
 
 const WHAT = 'Roster';
+
+/** Managers read a roster in any state; other members once it is published. */
+const readsRosterState = (viewer: Viewer, roster: Roster): boolean =>
+  roster.status === RosterStatus.published || can(viewer, 'workforce:manage', roster.organizationId);
 /** Members × shifts to staff the solver takes in one roster (a ward of 30 over 4 weeks of 3 shifts is 2,520). */
 const MAX_DECISIONS = 60_000;
 
@@ -85,8 +91,18 @@ export class RosterService {
   /** A roster the caller may see: any state for managers, published for other members. */
   async get(ctx: SubgraphContext, id: string): Promise<Roster> {
     const { viewer, record } = await recordInScope(ctx, Roster, id, 'workforce:read', WHAT);
-    if (record.status !== RosterStatus.published && !can(viewer, 'workforce:manage', record.organizationId)) throw errors.notFound(WHAT);
+    if (!readsRosterState(viewer, record)) throw errors.notFound(WHAT);
     return record;
+  }
+
+  /** A roster under the rule of `roster(id)`, batched; null when there is none or the caller may not read it. */
+  visible(ctx: SubgraphContext, id: string): Promise<Roster | null> {
+    return readableById(
+      ctx,
+      Roster,
+      id,
+      (viewer, roster) => holdsOrgPermission(viewer, roster.organizationId, 'workforce:read') && readsRosterState(viewer, roster),
+    );
   }
 
   /**

@@ -4,11 +4,13 @@ import type { EntityManager } from '../../../shared/db';
 import { AppError, errors } from '../../../shared/errors';
 import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { emitEvent } from '../../../shared/outbox';
+import { readableById } from '../../../shared/refs';
 import { can, canSeeOrganization, requireUser, requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import type { Viewer } from '../../../shared/viewer';
 import { organizationScope } from './access';
 import { WorkforceMember } from './member.entity';
+import { MemberService } from './member.service';
 import { approvedLeave, assignmentShift, ruleMember } from './roster-data';
 import { AssignmentSource, AssignmentStatus, Roster, RosterAssignment, RosterStatus } from './roster.entity';
 import { addDays, memberViolations, rosterWeeks, weeksSpan, type TimedShift } from './rules';
@@ -166,14 +168,22 @@ export class SwapService {
   async get(ctx: SubgraphContext, id: string): Promise<SwapRequest> {
     const viewer = requireViewer(ctx.viewer);
     const swap = isUuid(id) ? await ctx.em.findOne(SwapRequest, { id }) : null;
-    if (!swap || !canSeeOrganization(viewer, swap.organizationId)) throw errors.notFound(WHAT);
-    if (can(viewer, 'workforce:manage', swap.organizationId)) return swap;
-    const involved = await ctx.em.count(WorkforceMember, {
-      id: { $in: [swap.requesterMemberId, swap.targetMemberId] },
-      userId: viewer.userId,
-    });
-    if (!involved) throw errors.notFound(WHAT);
+    if (!swap || !(await this.reads(ctx, viewer, swap))) throw errors.notFound(WHAT);
     return swap;
+  }
+
+  /** A swap request under the rule of `swapRequest(id)`, batched; null when there is none or the caller may not read it. */
+  visible(ctx: SubgraphContext, id: string): Promise<SwapRequest | null> {
+    return readableById(ctx, SwapRequest, id, (viewer, swap) => this.reads(ctx, viewer, swap));
+  }
+
+  /** Managers of its organization, and its two members, read a swap request. */
+  private async reads(ctx: SubgraphContext, viewer: Viewer, swap: SwapRequest): Promise<boolean> {
+    if (!canSeeOrganization(viewer, swap.organizationId)) return false;
+    if (can(viewer, 'workforce:manage', swap.organizationId)) return true;
+    const members = new MemberService();
+    const involved = await Promise.all([swap.requesterMemberId, swap.targetMemberId].map((id) => members.load(ctx, id)));
+    return involved.some((m) => m?.userId === viewer.userId);
   }
 
   /** The colleague (or a manager for a colleague without an account) accepts: the swap is applied, or 409 naming the rule. */

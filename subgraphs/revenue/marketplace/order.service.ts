@@ -10,8 +10,9 @@ import { isUuid, paginate, type PageResult } from '../../../shared/model';
 import { fromMinor, money, toMinor } from '../../../shared/money';
 import { emitEvent } from '../../../shared/outbox';
 import { can, requireOrgPermission, requireViewer } from '../../../shared/permissions';
-import { ownPatientId, requireActiveOrganization } from '../../../shared/refs';
+import { ownPatientId, readableById, requireActiveOrganization } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import type { Viewer } from '../../../shared/viewer';
 import { requireFacility } from '../inventory/access';
 import { Product } from '../inventory/product.entity';
 import { consume, release, reserve, type StockLine } from '../inventory/stock';
@@ -194,9 +195,17 @@ export class SupplyOrderService {
   async readable(ctx: SubgraphContext, id: string): Promise<SupplyOrder> {
     const viewer = requireViewer(ctx.viewer);
     const order = isUuid(id) ? await ctx.em.findOne(SupplyOrder, { id }) : null;
-    if (!order) throw errors.notFound(HIDDEN);
-    if (can(viewer, 'supply-orders:read', order.facilityId) || (await this.isCustomer(ctx, order))) return order;
-    throw errors.notFound(HIDDEN);
+    if (!order || !(await this.reads(ctx, viewer, order))) throw errors.notFound(HIDDEN);
+    return order;
+  }
+
+  /** An order under the rule of `supplyOrder(id)`, batched; null when there is none or the caller may not see it. */
+  visible(ctx: SubgraphContext, id: string): Promise<SupplyOrder | null> {
+    return readableById(ctx, SupplyOrder, id, (viewer, order) => this.reads(ctx, viewer, order));
+  }
+
+  private async reads(ctx: SubgraphContext, viewer: Viewer, order: SupplyOrder): Promise<boolean> {
+    return can(viewer, 'supply-orders:read', order.facilityId) || (await this.isCustomer(ctx, order));
   }
 
   /** The person who placed the order, or the patient it is for (their own profile). */
