@@ -270,7 +270,7 @@ describe('admissions', () => {
     expect((await c.doctor.api.get(`${rooms()}/${room.id}`)).body.data.occupied).toBe(0);
     // The same rule through GraphQL.
     const gql = await c.nurse.api.post('/graphql', {
-      query: 'mutation($o: ID!, $i: AdmitPatientInput!) { admitPatient(organizationId: $o, input: $i) { id } }',
+      query: 'mutation($o: ID!, $i: AdmitPatientInput!) { admitPatient(organizationId: $o, input: $i) { admission { id } } }',
       variables: { o: c.orgId, i: { patientId: randomUUID(), roomId: room.id } },
     });
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
@@ -494,11 +494,12 @@ describe('GraphQL', () => {
   it('admits through a mutation and resolves the patient and the room across subgraphs', async () => {
     const room = await createRoom({ capacity: 3, name: `GQL ward ${randomUUID().slice(0, 6)}` });
     const admitted = await c.doctor.api.graphql(
-      `mutation($org: ID!, $input: AdmitPatientInput!) { admitPatient(organizationId: $org, input: $input) { id status roomId } }`,
+      `mutation($org: ID!, $input: AdmitPatientInput!) { admitPatient(organizationId: $org, input: $input) { admission { id status roomId } userErrors { code } } }`,
       { org: c.orgId, input: { patientId: c.patientId, roomId: room.id, reason: 'Dehydration' } },
     );
     expect(admitted.body.errors).toBeUndefined();
-    const id = admitted.body.data.admitPatient.id;
+    expect(admitted.body.data.admitPatient.userErrors).toEqual([]);
+    const id = admitted.body.data.admitPatient.admission.id;
     const res = await c.doctor.api.graphql(
       `query($org: ID!, $id: ID!) { admission(organizationId: $org, id: $id) { id patient { id firstName } room { name occupied availableBeds } } }`,
       { org: c.orgId, id },
@@ -551,6 +552,60 @@ describe('GraphQL', () => {
     const theirs = await stranger.api.graphql(update, { org: c.orgId, id: roomId, input: { capacity: 4 } });
     expect(theirs.body.data).toBeNull();
     expect(theirs.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('answers a room full or closed, a patient already admitted and a bad field as userErrors, the admission null', async () => {
+    const admitQ = `mutation($org: ID!, $input: AdmitPatientInput!) {
+      admitPatient(organizationId: $org, input: $input) { admission { id roomId } userErrors { field message code } }
+    }`;
+    const room = await createRoom({ capacity: 1 });
+    const patientId = await newPatient();
+    const first = await c.nurse.api.graphql(admitQ, { org: c.orgId, input: { patientId, roomId: room.id } });
+    expect(first.body.data.admitPatient).toEqual({ admission: { id: expect.any(String), roomId: room.id }, userErrors: [] });
+    const full = await c.nurse.api.graphql(admitQ, { org: c.orgId, input: { patientId: await newPatient(), roomId: room.id } });
+    expect(full.body.errors).toBeUndefined();
+    expect(full.body.data.admitPatient).toEqual({
+      admission: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/full/), code: 'BUSINESS_RULE' }],
+    });
+    const shut = await createRoom({ capacity: 4, status: 'closed' });
+    const closed = await c.nurse.api.graphql(admitQ, { org: c.orgId, input: { patientId: await newPatient(), roomId: shut.id } });
+    expect(closed.body.data.admitPatient).toEqual({
+      admission: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/takes no patients/), code: 'BUSINESS_RULE' }],
+    });
+    const other = await createRoom({ capacity: 4 });
+    const again = await c.nurse.api.graphql(admitQ, { org: c.orgId, input: { patientId, roomId: other.id } });
+    expect(again.body.data.admitPatient).toEqual({
+      admission: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/already admitted/), code: 'DUPLICATE' }],
+    });
+    const bad = await c.nurse.api.graphql(admitQ, { org: c.orgId, input: { patientId, roomId: other.id, reason: 'x'.repeat(1001) } });
+    expect(bad.body.data.admitPatient).toEqual({
+      admission: null,
+      userErrors: [{ field: ['input', 'reason'], message: expect.any(String), code: 'INVALID' }],
+    });
+    const transferQ = `mutation($org: ID!, $id: ID!, $input: TransferInput!) {
+      transferAdmission(organizationId: $org, id: $id, input: $input) { admission { roomId } userErrors { field message code } }
+    }`;
+    const id = first.body.data.admitPatient.admission.id;
+    const same = await c.nurse.api.graphql(transferQ, { org: c.orgId, id, input: { roomId: room.id } });
+    expect(same.body.data.transferAdmission).toEqual({
+      admission: null,
+      userErrors: [{ field: ['input', 'roomId'], message: expect.any(String), code: 'INVALID' }],
+    });
+    const toClosed = await c.nurse.api.graphql(transferQ, { org: c.orgId, id, input: { roomId: shut.id } });
+    expect(toClosed.body.data.transferAdmission).toEqual({
+      admission: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/takes no patients/), code: 'BUSINESS_RULE' }],
+    });
+    const moved = await c.nurse.api.graphql(transferQ, { org: c.orgId, id, input: { roomId: other.id } });
+    expect(moved.body.data.transferAdmission).toEqual({ admission: { roomId: other.id }, userErrors: [] });
+    // Another organization's admission is no user error: NOT_FOUND, top-level.
+    const theirs = await stranger.api.graphql(transferQ, { org: c.orgId, id, input: { roomId: room.id } });
+    expect(theirs.body.data).toBeNull();
+    expect(theirs.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    await c.doctor.api.post(`${admissions()}/${id}/discharge`, { disposition: 'home' });
   });
 
   it("lists rooms with the patients in them for admissions:read only, and refuses an outsider's query", async () => {

@@ -1,5 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../shared/subgraph';
+import { PayloadMutation } from '../../../shared/user-errors';
 import { transitionResolver } from '../../../shared/transitions';
 import { connectionForPatient, patientList } from '../access/patient-graph';
 import { ConnectionArgs } from '../../../shared/connection';
@@ -8,6 +9,7 @@ import { IMAGING_STUDY, ImagingStudy } from './imaging-study.entity';
 import { ImagingStudyService } from './imaging-study.service';
 import {
   CreateImagingStudyInput,
+  CreateImagingStudyPayload,
   ImagingStudyListArgs,
   ImagingStudyPage,
   ImagingStudyTransitionArgs,
@@ -33,7 +35,10 @@ export class PatientImagingStudiesResolver {
 export class ImagingStudyResolver {
   private readonly service = new ImagingStudyService();
 
-  @Mutation(() => ImagingStudy, { description: "Record a patient's imaging study (clinicians of its organization)" })
+  @PayloadMutation(CreateImagingStudyPayload, {
+    description:
+      "Record a patient's imaging study (clinicians of its organization); a bad field or a Study Instance UID taken is a user error",
+  })
   createImagingStudy(
     @Arg('input', { description: 'The fields of the new imaging study' }) input: CreateImagingStudyInput,
     @Ctx() ctx: SubgraphContext,

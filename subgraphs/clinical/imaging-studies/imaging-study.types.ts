@@ -3,6 +3,7 @@ import { ConnectionOf } from '../../../shared/connection';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { TransitionArgs } from '../../../shared/transitions';
+import { PayloadOf } from '../../../shared/user-errors';
 import { IsNotFuture, IsText } from '../../../shared/validation';
 import { ImagingModality } from '../imaging/imaging-order.entity';
 import { DICOM_UID, DICOM_UID_MAX, ImagingStudy, ImagingStudyStatus } from './imaging-study.entity';
@@ -77,3 +78,9 @@ export class ImagingStudyPage extends PageOf(ImagingStudy) {}
 
 @ObjectType({ description: 'ImagingStudy records of a patient, by cursor' })
 export class ImagingStudyConnection extends ConnectionOf(ImagingStudy, 'ImagingStudy') {}
+
+@ObjectType({
+  description:
+    'What createImagingStudy answers: the new imaging study, or what the user must fix (a bad field, a Study Instance UID taken)',
+})
+export class CreateImagingStudyPayload extends PayloadOf(ImagingStudy, 'imagingStudy') {}

@@ -11,6 +11,7 @@ import { PatientTreatment, PatientTreatmentStatus, TreatmentProtocol, TreatmentP
 import { PatientTreatmentService, plannedEndDate, TreatmentProtocolService } from './treatment.service';
 import {
   AssignTreatmentInput,
+  AssignTreatmentPayload,
   CreateTreatmentProtocolInput,
   CreateTreatmentProtocolPayload,
   PatientTreatmentConnection,
@@ -82,8 +83,9 @@ export class TreatmentProtocolResolver {
 export class PatientTreatmentResolver {
   private readonly service = new PatientTreatmentService();
 
-  @Mutation(() => PatientTreatment, {
-    description: "Put a patient on a protocol (clinicians of the patient's organization; the prescriber a doctor)",
+  @PayloadMutation(AssignTreatmentPayload, {
+    description:
+      "Put a patient on a protocol (clinicians of the patient's organization; the prescriber a doctor); a bad field or a patient already on the protocol is a user error",
   })
   assignTreatment(@Arg('input', { description: 'The assignment' }) input: AssignTreatmentInput, @Ctx() ctx: SubgraphContext) {
     return this.service.assign(ctx, input);

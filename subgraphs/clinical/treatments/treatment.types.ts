@@ -197,3 +197,9 @@ export class PatientTreatmentPage extends PageOf(PatientTreatment) {}
 
 @ObjectType({ description: 'PatientTreatment records of a patient, by cursor' })
 export class PatientTreatmentConnection extends ConnectionOf(PatientTreatment, 'PatientTreatment') {}
+
+@ObjectType({
+  description:
+    "What assignTreatment answers: the patient's new treatment, or what the user must fix (a bad field, a patient already on the protocol)",
+})
+export class AssignTreatmentPayload extends PayloadOf(PatientTreatment, 'patientTreatment') {}

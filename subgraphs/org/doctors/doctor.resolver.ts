@@ -12,6 +12,7 @@ import {
   DoctorPage,
   DoctorSearchArgs,
   JoinOrganizationInput,
+  AddDoctorToOrganizationPayload,
   OrganizationDoctorsArgs,
   UpdateDoctorInput,
   UpdateDoctorProfilePayload,
@@ -87,7 +88,10 @@ export class DoctorResolver {
     return this.service.verify(ctx, id, input);
   }
 
-  @Mutation(() => DoctorProfile, { description: 'Link an approved doctor to an organization, adding them as a member if needed' })
+  @PayloadMutation(AddDoctorToOrganizationPayload, {
+    description:
+      'Link an approved doctor to an organization, adding them as a member if needed; a bad field or a doctor already linked is a user error',
+  })
   addDoctorToOrganization(
     @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,
     @Arg('input', { description: 'The organization to join' }) input: JoinOrganizationInput,

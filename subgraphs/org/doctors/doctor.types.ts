@@ -233,3 +233,9 @@ export class CreateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor
   description: 'What updateDoctorProfile answers: the changed profile, or what the user must fix (a bad field, a license number taken)',
 })
 export class UpdateDoctorProfilePayload extends PayloadOf(DoctorProfile, 'doctor') {}
+
+@ObjectType({
+  description:
+    'What addDoctorToOrganization answers: the doctor with the new organization, or what the user must fix (a bad field, a doctor already linked)',
+})
+export class AddDoctorToOrganizationPayload extends PayloadOf(DoctorProfile, 'doctor') {}

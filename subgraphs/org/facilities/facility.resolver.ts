@@ -12,11 +12,13 @@ import {
   AdmissionListArgs,
   AdmissionPage,
   AdmitPatientInput,
+  AdmitPatientPayload,
   CreateRoomInput,
   CreateRoomPayload,
   DischargeInput,
   RoomListArgs,
   RoomPage,
+  TransferAdmissionPayload,
   TransferInput,
   UpdateRoomInput,
   UpdateRoomPayload,
@@ -95,7 +97,10 @@ export class AdmissionResolver {
   private readonly service = new AdmissionService();
   private readonly rooms = new RoomService();
 
-  @Mutation(() => Admission, { description: 'Admit a patient into a room with a free bed (admissions:write)' })
+  @PayloadMutation(AdmitPatientPayload, {
+    description:
+      'Admit a patient into a room with a free bed (admissions:write); a bad field, a room full or closed or a patient already admitted is a user error',
+  })
   admitPatient(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('input', { description: 'The patient, room and admission details' }) input: AdmitPatientInput,
@@ -135,7 +140,10 @@ export class AdmissionResolver {
     return this.service.discharge(ctx, organizationId, id, input);
   }
 
-  @Mutation(() => Admission, { description: 'Move an admitted patient to another room with a free bed' })
+  @PayloadMutation(TransferAdmissionPayload, {
+    description:
+      'Move an admitted patient to another room with a free bed; a bad field, the same room, a room full or closed or an admission no longer admitted is a user error',
+  })
   transferAdmission(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
     @Arg('id', () => ID, { description: 'The admission' }) id: string,

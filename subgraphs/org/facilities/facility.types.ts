@@ -88,6 +88,18 @@ export class CreateRoomPayload extends PayloadOf(Room, 'room') {}
 })
 export class UpdateRoomPayload extends PayloadOf(Room, 'room') {}
 
+@ObjectType({
+  description:
+    'What admitPatient answers: the new admission, or what the user must fix (a bad field, a room full or closed, a patient already admitted)',
+})
+export class AdmitPatientPayload extends PayloadOf(Admission, 'admission') {}
+
+@ObjectType({
+  description:
+    'What transferAdmission answers: the moved admission, or what the user must fix (a bad field, the same room, a room full or closed, an admission no longer admitted)',
+})
+export class TransferAdmissionPayload extends PayloadOf(Admission, 'admission') {}
+
 @InputType({ description: 'Who is admitted, into which room, and why' })
 export class AdmitPatientInput {
   @Field(() => ID, { description: 'A patient of the organization (404 when unknown or not visible to the caller)' })

@@ -24,6 +24,7 @@ import {
   CreateShiftTypeInput,
   CreateShiftTypePayload,
   CreateSwapRequestInput,
+  CreateSwapRequestPayload,
   CreateWorkforceMemberInput,
   CreateWorkforceMemberPayload,
   FairnessArgs,
@@ -208,8 +209,9 @@ export class RosterAssignmentResolver {
 export class SwapRequestResolver {
   private readonly service = new SwapService();
 
-  @Mutation(() => SwapRequest, {
-    description: 'Offer one of your shifts to a colleague, for one of theirs or not; 409 naming the rule it would break',
+  @PayloadMutation(CreateSwapRequestPayload, {
+    description:
+      'Offer one of your shifts to a colleague, for one of theirs or not; a bad field, a swap already pending or a rule the swap would break is a user error',
   })
   createSwapRequest(@Arg('input', { description: 'The swap' }) input: CreateSwapRequestInput, @Ctx() ctx: SubgraphContext) {
     return this.service.create(ctx, input);

@@ -448,3 +448,9 @@ export class GiniCoefficient {
   @Field(() => Float, { description: 'Mean per member' })
   mean!: number;
 }
+
+@ObjectType({
+  description:
+    'What createSwapRequest answers: the new swap request, or what the user must fix (a bad field, a swap already pending, a rule the swap would break)',
+})
+export class CreateSwapRequestPayload extends PayloadOf(SwapRequest, 'swapRequest') {}

@@ -14,6 +14,7 @@ import {
   CreatePayerInput,
   CreatePayerPayload,
   EnrollInPlanInput,
+  EnrollInPlanPayload,
   InsurancePlanListArgs,
   InsurancePlanPage,
   InsurancePolicyListArgs,
@@ -126,8 +127,9 @@ export class InsurancePolicyResolver {
     return this.service.readablePolicy(ctx, id);
   }
 
-  @Mutation(() => InsurancePolicy, {
-    description: 'Enroll a patient in a plan: a policy that becomes active when its first premium is paid',
+  @PayloadMutation(EnrollInPlanPayload, {
+    description:
+      'Enroll a patient in a plan: a policy that becomes active when its first premium is paid; a bad field or a policy of the plan already open is a user error',
   })
   enrollInPlan(@Arg('input', { description: 'The plan and the patient' }) input: EnrollInPlanInput, @Ctx() ctx: SubgraphContext) {
     return this.service.enroll(ctx, input);

@@ -155,3 +155,9 @@ export class InsurancePlanPage extends PageOf(InsurancePlan) {}
 
 @ObjectType({ description: 'A page of insurance policies' })
 export class InsurancePolicyPage extends PageOf(InsurancePolicy) {}
+
+@ObjectType({
+  description:
+    'What enrollInPlan answers: the new policy, or what the user must fix (a bad field, a policy of the plan already open)',
+})
+export class EnrollInPlanPayload extends PayloadOf(InsurancePolicy, 'insurancePolicy') {}
