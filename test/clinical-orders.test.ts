@@ -474,13 +474,27 @@ describe('imaging studies', () => {
   });
 
   it('works through GraphQL', async () => {
-    const created = await c.doctor.api.graphql(
-      'mutation($input: CreateImagingStudyInput!) { createImagingStudy(input: $input) { id status modality numberOfSeries } }',
-      { input: { patientId: c.patientId, modality: 'MR', numberOfSeries: 0 } },
-    );
+    const create = `mutation($input: CreateImagingStudyInput!) {
+      createImagingStudy(input: $input) { imagingStudy { id status modality numberOfSeries } userErrors { field message code } }
+    }`;
+    const uid = dicomUid();
+    const created = await c.doctor.api.graphql(create, { input: { patientId: c.patientId, modality: 'MR', numberOfSeries: 0, studyInstanceUid: uid } });
     expect(created.body.errors).toBeUndefined();
-    const { id } = created.body.data.createImagingStudy;
-    expect(created.body.data.createImagingStudy).toMatchObject({ status: 'registered', modality: 'MR', numberOfSeries: 0 });
+    expect(created.body.data.createImagingStudy.userErrors).toEqual([]);
+    const { id } = created.body.data.createImagingStudy.imagingStudy;
+    expect(created.body.data.createImagingStudy.imagingStudy).toMatchObject({ status: 'registered', modality: 'MR', numberOfSeries: 0 });
+    // A Study Instance UID taken and a bad field are user errors, the study null.
+    const taken = await c.doctor.api.graphql(create, { input: { patientId: c.patientId, modality: 'MR', studyInstanceUid: uid } });
+    expect(taken.body.errors).toBeUndefined();
+    expect(taken.body.data.createImagingStudy).toEqual({
+      imagingStudy: null,
+      userErrors: [{ field: null, message: `An imaging study with Study Instance UID ${uid} already exists`, code: 'DUPLICATE' }],
+    });
+    const bad = await c.doctor.api.graphql(create, { input: { patientId: c.patientId, modality: 'MR', studyInstanceUid: '1.02.3' } });
+    expect(bad.body.data.createImagingStudy).toEqual({
+      imagingStudy: null,
+      userErrors: [{ field: ['input', 'studyInstanceUid'], message: expect.any(String), code: 'INVALID' }],
+    });
     const available = await c.doctor.api.graphql('mutation($id: ID!) { makeImagingStudyAvailable(id: $id) { status statusChangedBy } }', {
       id,
     });
