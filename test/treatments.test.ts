@@ -268,6 +268,28 @@ describe('patient treatments', () => {
     expect(res.body.data).toMatchObject({ prescriber_id: c.doctor.user.id, assigned_by: c.nurse.user.id });
   });
 
+  it('answers GraphQL clients a patient already on the protocol and a bad field as userErrors, the treatment null', async () => {
+    const p = await protocol();
+    const patientId = await newPatient();
+    const assignQ = `mutation($input: AssignTreatmentInput!) {
+      assignTreatment(input: $input) { patientTreatment { id protocolId } userErrors { field message code } }
+    }`;
+    const input = { patientId, protocolId: p.id, startDate: today };
+    const first = await c.doctor.api.graphql(assignQ, { input });
+    expect(first.body.data.assignTreatment).toEqual({ patientTreatment: { id: expect.any(String), protocolId: p.id }, userErrors: [] });
+    const again = await c.doctor.api.graphql(assignQ, { input });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.assignTreatment).toEqual({
+      patientTreatment: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/^The patient is already on this protocol/), code: 'DUPLICATE' }],
+    });
+    const bad = await c.doctor.api.graphql(assignQ, { input: { ...input, notes: 'x'.repeat(2001) } });
+    expect(bad.body.data.assignTreatment).toEqual({
+      patientTreatment: null,
+      userErrors: [{ field: ['input', 'notes'], message: expect.any(String), code: 'INVALID' }],
+    });
+  });
+
   it('validates the assignment', async () => {
     const p = await protocol();
     const field = async (body: Record<string, unknown>) => {
