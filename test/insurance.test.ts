@@ -199,6 +199,26 @@ describe('enrollment and policies', () => {
     ).toBe(false);
   });
 
+  it('answers GraphQL clients a policy of the plan already open and a bad field as userErrors, the policy null', async () => {
+    const patientId = await newPatient();
+    const enroll = `mutation($input: EnrollInPlanInput!) {
+      enrollInPlan(input: $input) { insurancePolicy { id status } userErrors { field message code } }
+    }`;
+    const first = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId } });
+    expect(first.body.data.enrollInPlan).toEqual({ insurancePolicy: { id: expect.any(String), status: 'pending_payment' }, userErrors: [] });
+    const again = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId } });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.enrollInPlan).toEqual({
+      insurancePolicy: null,
+      userErrors: [{ field: null, message: expect.stringMatching(/^The patient already has a pending payment policy of this plan/), code: 'BUSINESS_RULE' }],
+    });
+    const bad = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId: await newPatient(), startDate: '2020-01-01' } });
+    expect(bad.body.data.enrollInPlan).toEqual({
+      insurancePolicy: null,
+      userErrors: [{ field: ['input', 'startDate'], message: expect.any(String), code: 'INVALID' }],
+    });
+  });
+
   it('lets a patient enroll themselves and pay their own premium', async () => {
     const person = await signUp(app.api, { registration_role: 'PATIENT' });
     const profile = await person.api.post('/api/patients', SAMPLE_PATIENT);
