@@ -773,10 +773,26 @@ describe('shift swaps', () => {
     expect(mix.body.error.message).toBe(
       'The swap breaks the skill_mix rule: Night on 2031-03-03 would have 0 of the 1 staff with icu it needs',
     );
-    const graph = await nightNurse.api.graphql('mutation($input: CreateSwapRequestInput!) { createSwapRequest(input: $input) { id } }', {
-      input: { assignmentId: shiftOf(nightMember, true, MONDAY).id, targetMemberId: w.members[noIcu] },
+    // Over GraphQL the rule broken and a bad field are user errors, the swap request null.
+    const ask = `mutation($input: CreateSwapRequestInput!) {
+      createSwapRequest(input: $input) { swapRequest { id } userErrors { field message code } }
+    }`;
+    const input = { assignmentId: shiftOf(nightMember, true, MONDAY).id, targetMemberId: w.members[noIcu] };
+    const graph = await nightNurse.api.graphql(ask, { input });
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.createSwapRequest).toEqual({
+      swapRequest: null,
+      userErrors: [{ field: null, message: mix.body.error.message, code: 'BUSINESS_RULE' }],
     });
-    expect(graph.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'skill_mix' });
+    const bad = await nightNurse.api.graphql(ask, { input: { ...input, reason: 'x'.repeat(1001) } });
+    expect(bad.body.data.createSwapRequest).toEqual({
+      swapRequest: null,
+      userErrors: [{ field: ['input', 'reason'], message: expect.any(String), code: 'INVALID' }],
+    });
+    const self = await nightNurse.api.graphql(ask, { input: { ...input, targetMemberId: nightMember } });
+    expect(self.body.data.createSwapRequest.userErrors).toEqual([
+      { field: ['input', 'targetMemberId'], message: 'must be a colleague, not the member working the shift', code: 'INVALID' },
+    ]);
   });
 
   it('is asked by the member and accepted by the colleague; the manager sees the change', async () => {
@@ -800,6 +816,14 @@ describe('shift swaps', () => {
       (await nightNurse.api.post('/api/workforce/swaps', { assignment_id: given.id, target_member_id: w.members[colleagueWithAccount] }))
         .status,
     ).toBe(409);
+    const pending = await nightNurse.api.graphql(
+      'mutation($input: CreateSwapRequestInput!) { createSwapRequest(input: $input) { swapRequest { id } userErrors { field message code } } }',
+      { input: { assignmentId: given.id, targetMemberId: w.members[colleagueWithAccount] } },
+    );
+    expect(pending.body.data.createSwapRequest).toEqual({
+      swapRequest: null,
+      userErrors: [{ field: null, message: 'A swap of this shift is already pending', code: 'DUPLICATE' }],
+    });
     expect((await dayNurse.api.post(`/api/workforce/swaps/${id}/accept`)).status).toBe(404); // not theirs to see
     expect((await w.manager.api.post(`/api/workforce/swaps/${id}/accept`)).status).toBe(403); // the colleague has an account
     expect((await (await ward({})).manager.api.post(`/api/workforce/swaps/${id}/accept`)).status).toBe(404);
