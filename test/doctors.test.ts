@@ -835,11 +835,27 @@ describe('GraphQL', () => {
     const joinedOrg = (await createOrganization(c.doctor.api)).id;
     await addMember(app, joinedOrg, user.user.id, 'ORG:DOCTOR');
     const joined = await c.doctor.api.graphql(
-      `mutation($id: ID!, $org: ID!) { addDoctorToOrganization(id: $id, input: { organizationId: $org }) { ...D } } ${DOCTOR}`,
+      `mutation($id: ID!, $org: ID!) { addDoctorToOrganization(id: $id, input: { organizationId: $org }) { doctor { ...D } userErrors { field message code } } } ${DOCTOR}`,
       { id, org: joinedOrg },
     );
     expect(joined.body.errors).toBeUndefined();
-    expect(joined.body.data.addDoctorToOrganization.organizations).toEqual([expect.objectContaining({ viewerRole: 'ORG:ADMIN' })]);
+    expect(joined.body.data.addDoctorToOrganization.userErrors).toEqual([]);
+    expect(joined.body.data.addDoctorToOrganization.doctor.organizations).toEqual([expect.objectContaining({ viewerRole: 'ORG:ADMIN' })]);
+    // A doctor already linked and a bad field are user errors, the doctor null.
+    const join = `mutation($id: ID!, $input: JoinOrganizationInput!) {
+      addDoctorToOrganization(id: $id, input: $input) { doctor { id } userErrors { field message code } }
+    }`;
+    const again = await c.doctor.api.graphql(join, { id, input: { organizationId: joinedOrg } });
+    expect(again.body.errors).toBeUndefined();
+    expect(again.body.data.addDoctorToOrganization).toEqual({
+      doctor: null,
+      userErrors: [{ field: null, message: 'This doctor is already linked to the organization', code: 'DUPLICATE' }],
+    });
+    const bad = await c.doctor.api.graphql(join, { id, input: { organizationId: joinedOrg, role: 'ORG:NOPE' } });
+    expect(bad.body.data.addDoctorToOrganization).toEqual({
+      doctor: null,
+      userErrors: [{ field: ['input', 'role'], message: expect.any(String), code: 'INVALID' }],
+    });
 
     const search = await app.api.graphql(`query($q: String) { doctors(q: $q) { items { ...D } total } } ${DOCTOR}`, { q: `graph${t}` });
     expect(search.body.data.doctors).toMatchObject({
