@@ -478,7 +478,9 @@ describe('imaging studies', () => {
       createImagingStudy(input: $input) { imagingStudy { id status modality numberOfSeries } userErrors { field message code } }
     }`;
     const uid = dicomUid();
-    const created = await c.doctor.api.graphql(create, { input: { patientId: c.patientId, modality: 'MR', numberOfSeries: 0, studyInstanceUid: uid } });
+    const created = await c.doctor.api.graphql(create, {
+      input: { patientId: c.patientId, modality: 'MR', numberOfSeries: 0, studyInstanceUid: uid },
+    });
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.createImagingStudy.userErrors).toEqual([]);
     const { id } = created.body.data.createImagingStudy.imagingStudy;

@@ -205,14 +205,25 @@ describe('enrollment and policies', () => {
       enrollInPlan(input: $input) { insurancePolicy { id status } userErrors { field message code } }
     }`;
     const first = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId } });
-    expect(first.body.data.enrollInPlan).toEqual({ insurancePolicy: { id: expect.any(String), status: 'pending_payment' }, userErrors: [] });
+    expect(first.body.data.enrollInPlan).toEqual({
+      insurancePolicy: { id: expect.any(String), status: 'pending_payment' },
+      userErrors: [],
+    });
     const again = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId } });
     expect(again.body.errors).toBeUndefined();
     expect(again.body.data.enrollInPlan).toEqual({
       insurancePolicy: null,
-      userErrors: [{ field: null, message: expect.stringMatching(/^The patient already has a pending payment policy of this plan/), code: 'BUSINESS_RULE' }],
+      userErrors: [
+        {
+          field: null,
+          message: expect.stringMatching(/^The patient already has a pending payment policy of this plan/),
+          code: 'BUSINESS_RULE',
+        },
+      ],
     });
-    const bad = await c.billing.api.graphql(enroll, { input: { planId: KES_PLAN, patientId: await newPatient(), startDate: '2020-01-01' } });
+    const bad = await c.billing.api.graphql(enroll, {
+      input: { planId: KES_PLAN, patientId: await newPatient(), startDate: '2020-01-01' },
+    });
     expect(bad.body.data.enrollInPlan).toEqual({
       insurancePolicy: null,
       userErrors: [{ field: ['input', 'startDate'], message: expect.any(String), code: 'INVALID' }],

@@ -157,7 +157,6 @@ export class InsurancePlanPage extends PageOf(InsurancePlan) {}
 export class InsurancePolicyPage extends PageOf(InsurancePolicy) {}
 
 @ObjectType({
-  description:
-    'What enrollInPlan answers: the new policy, or what the user must fix (a bad field, a policy of the plan already open)',
+  description: 'What enrollInPlan answers: the new policy, or what the user must fix (a bad field, a policy of the plan already open)',
 })
 export class EnrollInPlanPayload extends PayloadOf(InsurancePolicy, 'insurancePolicy') {}
