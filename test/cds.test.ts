@@ -351,6 +351,33 @@ describe('early warning score (NEWS2)', () => {
     expect(await app.em('clinical').count(OutboxEvent, { topic: 'svc.cds.critical_score', payload: { patient_id: patientId } })).toBe(1);
   });
 
+  it('with a patient: takes the consciousness level and oxygen from the latest vital signs when they hold them', async () => {
+    const patientId = await newPatient();
+    const vital = await c.nurse.api.post('/api/vitals', {
+      patient_id: patientId,
+      heart_rate: 70,
+      respiratory_rate: 16,
+      oxygen_saturation: 97,
+      blood_pressure_systolic: 120,
+      blood_pressure_diastolic: 80,
+      temperature: 37,
+      consciousness: 'new_confusion',
+      supplemental_oxygen: true,
+    });
+    const res = await c.nurse.api.post('/api/cds/early-warning-score', { patient_id: patientId });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ total: 5, risk: 'medium', vital_id: vital.body.data.id, assumed: [] });
+    expect(res.body.data.from_vitals).toEqual([
+      'respiratoryRate',
+      'oxygenSaturation',
+      'supplementalOxygen',
+      'bloodPressureSystolic',
+      'heartRate',
+      'consciousness',
+      'temperature',
+    ]);
+  });
+
   it('patients of other organizations are hidden; members without the clinical role are refused', async () => {
     const patientId = await newPatient();
     expect((await stranger.api.post('/api/cds/early-warning-score', { patient_id: patientId, ...vitals })).status).toBe(404);
@@ -557,6 +584,91 @@ describe('patient risk', () => {
       level: 'high',
       patient: { id: patientId },
       news2: { total: 5, patient: { id: patientId } },
+    });
+  });
+
+  it('counts the NEWS2 of vital signs taken after the last kept score, assuming alert and air when not recorded', async () => {
+    const patientId = await newPatient();
+    const risk = async () => (await c.nurse.api.get(`/api/cds/patient-risk?patient_id=${patientId}`)).body.data;
+    type Reason = { kind: string; summary: string; resource_type: string; resource_id: string };
+    const news2Reason = (data: { reasons: Reason[] }) => data.reasons.find((r) => r.kind === 'news2')!;
+    // Someone scored the patient earlier: low.
+    const kept = await c.nurse.api.post('/api/cds/early-warning-score', { patient_id: patientId, ...vitals });
+    expect((await risk()).level).toBe('low');
+    // The latest vitals score NEWS2 12: RR 26 (3), SpO2 90 (3), systolic 95 (2), pulse 125 (2), 39.5 °C (2).
+    const unwell = {
+      patient_id: patientId,
+      respiratory_rate: 26,
+      oxygen_saturation: 90,
+      blood_pressure_systolic: 95,
+      blood_pressure_diastolic: 60,
+      heart_rate: 125,
+      temperature: 39.5,
+    };
+    const vital = (await c.nurse.api.post('/api/vitals', unwell)).body.data;
+    const data = await risk();
+    expect(data.level).toBe('high');
+    expect(data.news2).toMatchObject({
+      id: null,
+      patient_id: patientId,
+      total: 12,
+      risk: 'high',
+      spo2_scale: 1,
+      vital_id: vital.id,
+      observed_at: vital.recorded_at,
+      from_vitals: ['respiratoryRate', 'oxygenSaturation', 'bloodPressureSystolic', 'heartRate', 'temperature'],
+      assumed: ['consciousness', 'supplementalOxygen'],
+    });
+    expect(news2Reason(data)).toEqual({
+      kind: 'news2',
+      level: 'high',
+      summary: expect.stringMatching(
+        /^NEWS2 12 \(high risk\) from the vital signs recorded (less than an hour|\d+ hours?) ago \(consciousness and supplemental oxygen not recorded: scored as alert and air\): continuous monitoring of vital signs$/,
+      ),
+      at: vital.recorded_at,
+      resource_type: 'vital',
+      resource_id: vital.id,
+    });
+    // A later record without the five measurements does not hide it.
+    await c.nurse.api.post('/api/vitals', { patient_id: patientId, weight_kg: 70 });
+    expect((await risk()).news2.vital_id).toBe(vital.id);
+    // A record holding consciousness and oxygen assumes neither; entered in error, it no longer counts.
+    const withdrawn = (await c.nurse.api.post('/api/vitals', { ...unwell, consciousness: 'alert', supplemental_oxygen: true })).body.data;
+    expect((await risk()).news2).toMatchObject({ total: 14, vital_id: withdrawn.id, assumed: [] });
+    await c.nurse.api.delete(`/api/vitals/${withdrawn.id}`);
+    expect((await risk()).news2).toMatchObject({ total: 12, vital_id: vital.id });
+    const recorded = (await c.nurse.api.post('/api/vitals', { ...unwell, consciousness: 'alert', supplemental_oxygen: true })).body.data;
+    const withOxygen = await risk();
+    expect(withOxygen.news2).toMatchObject({ total: 14, vital_id: recorded.id, assumed: [] });
+    expect(news2Reason(withOxygen).summary).toMatch(
+      /^NEWS2 14 \(high risk\) from the vital signs recorded .* ago: continuous monitoring of vital signs$/,
+    );
+    // A score kept from that very record (given what the clinician saw) stands for it, until the record is corrected.
+    const scored = await c.nurse.api.post('/api/cds/early-warning-score', { patient_id: patientId, consciousness: 'voice' });
+    expect(scored.body.data).toMatchObject({ total: 17, vital_id: recorded.id });
+    expect(scored.body.data.from_vitals).toContain('supplementalOxygen');
+    const fromKept = await risk();
+    expect(fromKept.news2).toMatchObject({ id: scored.body.data.id, total: 17, assumed: [] });
+    expect(news2Reason(fromKept)).toMatchObject({ resource_type: 'early_warning_score', resource_id: scored.body.data.id });
+    await c.nurse.api.patch(`/api/vitals/${recorded.id}`, { respiratory_rate: 18 });
+    expect((await risk()).news2).toMatchObject({ id: null, vital_id: recorded.id, total: 11 });
+    // A score kept after the vital signs were taken is the patient's NEWS2 now.
+    const later = await c.nurse.api.post('/api/cds/early-warning-score', { patient_id: patientId, ...vitals });
+    const calm = await risk();
+    expect(calm.level).toBe('low');
+    expect(calm.news2).toMatchObject({ id: later.body.data.id, total: 0 });
+    expect(kept.body.data.id).not.toBe(later.body.data.id);
+    // The same over GraphQL.
+    await c.nurse.api.post('/api/vitals', unwell);
+    const graph = await c.doctor.api.graphql(
+      'query($id: ID!) { patientRisk(patientId: $id) { level reasons { kind resourceType } news2 { id total assumed vitalId } } }',
+      { id: patientId },
+    );
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.patientRisk).toMatchObject({
+      level: 'high',
+      reasons: [{ kind: 'news2', resourceType: 'vital' }],
+      news2: { id: null, total: 12, assumed: ['consciousness', 'supplementalOxygen'], vitalId: expect.any(String) },
     });
   });
 

@@ -144,6 +144,146 @@ describe('vitals', () => {
     expect((await c.doctor.api.graphql(mark, { id })).body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
+  it('records the level of consciousness and supplemental oxygen, and answers the NEWS2 of each record', async () => {
+    // The issue's patient: RR 26 (3), SpO2 90 (3), systolic 95 (2), pulse 125 (2), 39.5 °C (2).
+    const unwell = {
+      respiratory_rate: 26,
+      oxygen_saturation: 90,
+      blood_pressure_systolic: 95,
+      blood_pressure_diastolic: 60,
+      heart_rate: 125,
+      temperature: 39.5,
+    };
+    const bare = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...unwell });
+    expect(bare.status).toBe(201);
+    expect(bare.body.data).toMatchObject({
+      consciousness: null,
+      supplemental_oxygen: null,
+      news2: { score: 12, risk: 'high', red_score: true, assumed: ['consciousness', 'supplementalOxygen'] },
+    });
+    const full = await c.nurse.api.post('/api/vitals', {
+      patient_id: c.patientId,
+      ...unwell,
+      consciousness: 'voice',
+      supplemental_oxygen: true,
+    });
+    expect(full.status).toBe(201);
+    // + voice (3) + oxygen (2)
+    expect(full.body.data).toMatchObject({
+      consciousness: 'voice',
+      supplemental_oxygen: true,
+      news2: { score: 17, risk: 'high', red_score: true, assumed: [] },
+    });
+    const normal = await c.nurse.api.post('/api/vitals', {
+      patient_id: c.patientId,
+      ...vitals,
+      consciousness: 'alert',
+      supplemental_oxygen: false,
+    });
+    expect(normal.body.data.news2).toEqual({ score: 0, risk: 'low', red_score: false, assumed: [] });
+    // A single parameter scoring 3 is low-medium; a record without all five measurements has no NEWS2.
+    const confused = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals, consciousness: 'new_confusion' });
+    expect(confused.body.data.news2).toEqual({ score: 3, risk: 'low_medium', red_score: true, assumed: ['supplementalOxygen'] });
+    const partial = await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, heart_rate: 125, temperature: 39.5 });
+    expect(partial.body.data.news2).toBeNull();
+    // Read, listed and corrected, the score follows the record.
+    expect((await c.doctor.api.get(`/api/vitals/${full.body.data.id}`)).body.data.news2.score).toBe(17);
+    const listed = (await c.doctor.api.get(`/api/vitals?patient_id=${c.patientId}&limit=100`)).body.data;
+    expect(listed.find((v: { id: string }) => v.id === bare.body.data.id).news2.score).toBe(12);
+    const amended = await c.doctor.api.patch(`/api/vitals/${full.body.data.id}`, { consciousness: 'alert', supplemental_oxygen: null });
+    expect(amended.status).toBe(200);
+    expect(amended.body.data).toMatchObject({
+      status: 'amended',
+      consciousness: 'alert',
+      supplemental_oxygen: null,
+      news2: { score: 12, assumed: ['supplementalOxygen'] },
+    });
+    const change = await app
+      .em('clinical')
+      .findOneOrFail(AuditEvent, { resourceType: 'vital', resourceId: full.body.data.id, action: 'update' });
+    expect(change.details).toEqual({
+      fields: ['consciousness', 'supplementalOxygen'],
+      previous: { consciousness: 'voice', supplementalOxygen: true },
+    });
+  });
+
+  it('refuses a consciousness level outside ACVPU and a supplemental oxygen that is not a boolean, naming the field', async () => {
+    const field = async (body: Record<string, unknown>, id?: string) => {
+      const res = id
+        ? await c.nurse.api.patch(`/api/vitals/${id}`, body)
+        : await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals, ...body });
+      expect(res.status).toBe(400);
+      return res.body.error.details.map((d: { field: string }) => d.field);
+    };
+    expect(await field({ consciousness: 'drowsy' })).toEqual(['consciousness']);
+    expect(await field({ consciousness: 'A' })).toEqual(['consciousness']);
+    expect(await field({ supplemental_oxygen: 'yes' })).toEqual(['supplemental_oxygen']);
+    const id = (await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals })).body.data.id;
+    expect(await field({ consciousness: 'asleep' }, id)).toEqual(['consciousness']);
+    expect(await field({ supplemental_oxygen: 2 }, id)).toEqual(['supplemental_oxygen']);
+    expect((await c.nurse.api.get(`/api/vitals/${id}`)).body.data).toMatchObject({ status: 'final', consciousness: null });
+    // Consciousness or oxygen alone is not a record of vital signs.
+    expect(
+      (await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, consciousness: 'alert', supplemental_oxygen: false })).body.error
+        .details[0].field,
+    ).toBe('heart_rate');
+  });
+
+  it('gives a ward list its NEWS2 in one GraphQL query, and a member without clinical:read a FORBIDDEN', async () => {
+    const ward = (await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, { ...SAMPLE_PATIENT, first_name: 'Wanjiru' })).body.data
+      .id;
+    await c.nurse.api.post('/api/vitals', {
+      patient_id: ward,
+      ...vitals,
+      respiratory_rate: 22,
+      consciousness: 'alert',
+      supplemental_oxygen: true,
+      recorded_at: '2026-01-01T08:00:00Z',
+    });
+    const record = await c.nurse.api.graphql(
+      `mutation($input: RecordVitalInput!) { recordVital(input: $input) { id consciousness supplementalOxygen news2 { score risk redScore assumed } } }`,
+      {
+        input: {
+          patientId: ward,
+          heartRate: 135,
+          respiratoryRate: 16,
+          oxygenSaturation: 95,
+          bloodPressureSystolic: 120,
+          bloodPressureDiastolic: 80,
+          temperature: 37,
+          consciousness: 'pain',
+        },
+      },
+    );
+    expect(record.body.errors).toBeUndefined();
+    expect(record.body.data.recordVital).toMatchObject({
+      consciousness: 'pain',
+      supplementalOxygen: null,
+      news2: { score: 7, risk: 'high', redScore: true, assumed: ['supplementalOxygen'] }, // pulse 3 + SpO2 1 + pain 3
+    });
+    const bad = await c.nurse.api.graphql('mutation($input: RecordVitalInput!) { recordVital(input: $input) { id } }', {
+      input: { patientId: ward, heartRate: 70, consciousness: 'drowsy' },
+    });
+    expect(bad.body.errors[0].message).toMatch(/consciousness/);
+    const wardList = `query($org: ID!) { organizationPatients(organizationId: $org, limit: 100) { items { id vitals(first: 1) { nodes { recordedAt news2 { score risk assumed } } } } } }`;
+    const res = await c.doctor.api.graphql(wardList, { org: c.orgId });
+    expect(res.body.errors).toBeUndefined();
+    const row = res.body.data.organizationPatients.items.find((p: { id: string }) => p.id === ward);
+    expect(row.vitals.nodes).toEqual([
+      { recordedAt: expect.any(String), news2: { score: 7, risk: 'high', assumed: ['supplementalOxygen'] } },
+    ]);
+    // The billing clerk reads patients but not their clinical data: vitals stay FORBIDDEN, news2 with them.
+    const clerk = await c.billing.api.graphql(wardList, { org: c.orgId });
+    const clerkRow = clerk.body.data.organizationPatients.items.find((p: { id: string }) => p.id === ward);
+    expect(clerkRow.vitals).toBeNull();
+    expect(clerk.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toContain('FORBIDDEN');
+    const one = await c.billing.api.graphql('query($id: ID!) { vital(id: $id) { news2 { score } } }', {
+      id: record.body.data.recordVital.id,
+    });
+    expect(one.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await c.billing.api.get(`/api/vitals/${record.body.data.recordVital.id}`)).status).toBe(403);
+  });
+
   it("refuses other organizations' clinicians (404), unclinical members (403) and anonymous callers (401)", async () => {
     const id = (await c.nurse.api.post('/api/vitals', { patient_id: c.patientId, ...vitals })).body.data.id;
     expect((await stranger.api.get(`/api/vitals/${id}`)).status).toBe(404);

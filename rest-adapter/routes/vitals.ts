@@ -13,7 +13,8 @@ export default defineRoutes('Vitals', [
     operation: 'RecordVital',
     summary:
       'Record vital signs (`patient_id`, `heart_rate`, `blood_pressure_systolic`, `blood_pressure_diastolic`, `temperature` °C, ' +
-      '`respiratory_rate`, `oxygen_saturation` %, `weight_kg`, `height_cm`, `recorded_at`); at least one, each within its plausible range',
+      '`respiratory_rate`, `oxygen_saturation` %, `consciousness` (ACVPU), `supplemental_oxygen`, `weight_kg`, `height_cm`, `recorded_at`); ' +
+      'at least one measurement, each within its plausible range. Every record answers with its `news2` (`score`, `risk`, `assumed`)',
     status: 201,
   },
   { method: 'GET', path: '/api/vitals/:id', operation: 'Vital', summary: 'Get a vital sign record' },

@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LocalDate } from '../../../shared/scalars';
 import { BaseRecord } from '../../../shared/model';
 import { PatientRecord } from '../patient-record';
+import { Consciousness } from '../vitals/vital.entity';
 import { CONSCIOUSNESS_LEVELS } from './news2';
 
 export enum InteractionSeverity {
@@ -85,15 +86,7 @@ registerEnumType(News2RiskBand, {
   description: 'RCP 2017 chart 2: low (aggregate 0-4), low_medium (3 in a single parameter), medium (5-6), high (7 or more)',
 });
 
-export enum Consciousness {
-  alert = 'alert',
-  new_confusion = 'new_confusion',
-  voice = 'voice',
-  pain = 'pain',
-  unresponsive = 'unresponsive',
-}
-registerEnumType(Consciousness, { name: 'Consciousness', description: 'ACVPU: alert, new confusion, voice, pain, unresponsive' });
-// One list of levels: the enum and the scoring code agree.
+// ACVPU is recorded with the vital signs; one list of levels: the enum and the scoring code agree.
 if (Object.values(Consciousness).join() !== CONSCIOUSNESS_LEVELS.join()) throw new Error('Consciousness levels differ from news2.ts');
 
 /** One parameter's score on the NEWS2 chart. */

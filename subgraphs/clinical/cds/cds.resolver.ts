@@ -4,8 +4,9 @@ import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { loadPatient } from '../access/patient-access';
 import { Patient } from '../patients/patient.entity';
+import { Vital } from '../vitals/vital.entity';
 import { AdverseEventService } from './adverse-event.service';
-import { AdverseEvent, DrugInteractionRule } from './cds.entity';
+import { AdverseEvent, DrugInteractionRule, type News2RiskBand } from './cds.entity';
 import { CdsHookRequestInput, CdsHookResponse, CdsServiceDiscovery } from './cds-hooks.types';
 import { CdsHooksService } from './cds-hooks.service';
 import {
@@ -23,10 +24,12 @@ import {
   PatientRisk,
   ReportAdverseEventInput,
   UpsertDrugInteractionInput,
+  VitalNews2,
 } from './cds.types';
 import { EarlyWarningService } from './early-warning.service';
 import { InteractionService } from './interaction.service';
 import { sideName } from './medication-context';
+import { news2OfRecord } from './news2';
 import { PANIC_SOURCE, checkPanic } from './panic';
 import { PatientRiskService } from './patient-risk.service';
 
@@ -131,6 +134,20 @@ export class AdverseEventResolver {
   @FieldResolver(() => Patient, { nullable: true, description: 'The patient' })
   patient(@Root() event: AdverseEvent, @Ctx() ctx: SubgraphContext) {
     return loadPatient(ctx, event.patientId);
+  }
+}
+
+/** `Vital.news2`: computed from the record's own fields, so a list of vital signs costs no query more. */
+@Resolver(() => Vital)
+export class VitalNews2Resolver {
+  @FieldResolver(() => VitalNews2, {
+    nullable: true,
+    description:
+      'The NEWS2 of this record (SpO2 scale 1; consciousness not recorded counts as alert, oxygen not recorded as air); null when it lacks respiratory rate, SpO2, systolic pressure, heart rate or temperature',
+  })
+  news2(@Root() vital: Vital): VitalNews2 | null {
+    const r = news2OfRecord(vital);
+    return r && { score: r.total, risk: r.risk as News2RiskBand, redScore: r.redScore, assumed: r.assumed };
   }
 }
 

@@ -3,14 +3,13 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { LocalDate } from '../../../shared/scalars';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsCalendarDate, IsInRange, IsText } from '../../../shared/validation';
-import { VITAL_SIGNS, type VitalSign } from '../vitals/vital.entity';
+import { Consciousness, VITAL_SIGNS, type VitalSign } from '../vitals/vital.entity';
 import {
   ActionTaken,
   AdverseEvent,
   AdverseEventOutcome,
   AdverseEventSeverity,
   Causality,
-  Consciousness,
   DrugInteractionRule,
   InteractionSeverity,
   News2ParameterScore,
@@ -376,11 +375,36 @@ export class News2Score {
   @Field(() => ID, { nullable: true, description: 'The vital signs record the observations came from' })
   vitalId?: string | null;
 
-  @Field(() => [String], { description: 'Parameters taken from the latest vital signs rather than the request' })
+  @Field(() => [String], { description: 'Parameters taken from the vital signs record rather than the request' })
   fromVitals!: string[];
+
+  @Field(() => [String], {
+    description:
+      'Parameters the vital signs record did not hold, scored as normal: consciousness as alert, supplementalOxygen as air. Only a score computed from a vital signs record (id null) assumes any',
+  })
+  assumed!: string[];
 
   @Field({ description: 'The chart the score follows' })
   source!: string;
+}
+
+@ObjectType('VitalNews2', {
+  description: 'The NEWS2 of a vital signs record (Royal College of Physicians, 2017; SpO2 scale 1), computed from the record itself',
+})
+export class VitalNews2 {
+  @Field(() => Int, { description: 'Aggregate, 0 to 20' })
+  score!: number;
+
+  @Field(() => News2RiskBand, { description: 'The clinical risk band (chart 2)' })
+  risk!: News2RiskBand;
+
+  @Field({ description: 'A single parameter scored 3' })
+  redScore!: boolean;
+
+  @Field(() => [String], {
+    description: 'Parameters the record does not hold, scored as normal: consciousness as alert, supplementalOxygen as air',
+  })
+  assumed!: string[];
 }
 
 // ---- Panic values ----
@@ -581,7 +605,11 @@ export class PatientRisk {
   @Field(() => [RiskReason], { description: 'Highest level first' })
   reasons!: RiskReason[];
 
-  @Field(() => News2Score, { nullable: true, description: 'The latest NEWS2 score kept for the patient' })
+  @Field(() => News2Score, {
+    nullable: true,
+    description:
+      "The patient's NEWS2 now: the latest kept score, or that of the latest complete vital signs record when it was taken later (then id is null and vitalId names it)",
+  })
   news2?: News2Score | null;
 
   @Field(() => Int, { description: 'Critical lab results not yet reviewed' })

@@ -4,11 +4,11 @@ import { requireViewer } from '../../../shared/permissions';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { auditRowChange } from '../../../shared/audit/audit-trail';
 import { writablePatient } from '../access/patient-access';
-import { Vital, VitalStatus } from '../vitals/vital.entity';
+import { Vital, VitalStatus, type Consciousness } from '../vitals/vital.entity';
 import { raiseCriticalScore } from './alerts';
-import { EarlyWarningScore, News2RiskBand, type Consciousness } from './cds.entity';
+import { EarlyWarningScore, News2RiskBand } from './cds.entity';
 import type { CalculateEarlyWarningScoreInput, News2Score } from './cds.types';
-import { NEWS2_SOURCE, news2, type News2Input } from './news2';
+import { NEWS2_SOURCE, news2, type News2Input, type RecordNews2 } from './news2';
 
 const RESOURCE = 'early_warning_score';
 
@@ -16,10 +16,10 @@ const RESOURCE = 'early_warning_score';
 const FIELDS = [
   ['respiratoryRate', 'respiratoryRate'],
   ['oxygenSaturation', 'oxygenSaturation'],
-  ['supplementalOxygen', null],
+  ['supplementalOxygen', 'supplementalOxygen'],
   ['bloodPressureSystolic', 'bloodPressureSystolic'],
   ['heartRate', 'heartRate'],
-  ['consciousness', null],
+  ['consciousness', 'consciousness'],
   ['temperature', 'temperature'],
 ] as const;
 
@@ -39,6 +39,21 @@ export function scoreOut(s: EarlyWarningScore, fromVitals: string[] = []): News2
     observedAt: s.observedAt,
     vitalId: s.vitalId ?? null,
     fromVitals,
+    assumed: [],
+    source: NEWS2_SOURCE,
+  };
+}
+
+/** A NEWS2 computed from a vital signs record and not kept (id null): every parameter comes from the record or is assumed. */
+export function vitalScoreOut(vital: Vital, r: RecordNews2): News2Score {
+  return {
+    ...r,
+    id: null,
+    patientId: vital.patientId,
+    risk: r.risk as News2RiskBand,
+    observedAt: vital.recordedAt,
+    vitalId: vital.id,
+    fromVitals: FIELDS.map(([f]) => f).filter((f) => !(r.assumed as string[]).includes(f)),
     source: NEWS2_SOURCE,
   };
 }
@@ -49,8 +64,8 @@ export const URGENT_NEWS2 = new Set<string>([News2RiskBand.medium, News2RiskBand
 export class EarlyWarningService {
   /**
    * NEWS2 from the observations given. With a patient, what is not given comes from the patient's latest vital
-   * signs (which hold no consciousness level or oxygen therapy: those must always be given), the score is kept,
-   * and a medium or high score raises `svc.cds.critical_score`. Without one, it is a calculator for any caller.
+   * signs, the score is kept, and a medium or high score raises `svc.cds.critical_score`. Nothing is assumed: a
+   * parameter neither given nor in that record is a 400. Without a patient, it is a calculator for any caller.
    */
   async calculate(ctx: SubgraphContext, input: CalculateEarlyWarningScoreInput): Promise<News2Score> {
     requireViewer(ctx.viewer);
@@ -97,6 +112,7 @@ export class EarlyWarningService {
         observedAt,
         vitalId: null,
         fromVitals,
+        assumed: [],
         source: NEWS2_SOURCE,
       };
     }

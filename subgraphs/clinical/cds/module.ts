@@ -11,6 +11,7 @@ import {
   EarlyWarningResolver,
   PanicValueResolver,
   PatientRiskResolver,
+  VitalNews2Resolver,
 } from './cds.resolver';
 import { AllergyConflict, DrugInteraction } from './cds.types';
 import { InteractionService } from './interaction.service';
@@ -51,6 +52,7 @@ export default defineModule({
     PanicValueResolver,
     AdverseEventResolver,
     PatientRiskResolver,
+    VitalNews2Resolver,
     CdsHooksResolver,
   ],
   topics: [CRITICAL_CARD, CRITICAL_SCORE, ADVERSE_EVENT_REPORTED],

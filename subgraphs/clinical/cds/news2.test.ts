@@ -1,4 +1,4 @@
-import { news2, riskOf, type News2Input, type News2Parameter } from './news2';
+import { news2, news2OfRecord, riskOf, type News2Input, type News2Parameter } from './news2';
 
 /** A patient scoring 0 on every parameter of the chart. */
 const NORMAL: News2Input = {
@@ -200,4 +200,35 @@ describe('NEWS2 charts 2 and 4: thresholds, triggers and response', () => {
     expect(riskOf(7, false)).toBe('high');
     expect(riskOf(20, true)).toBe('high');
   });
+});
+
+describe('NEWS2 of a vital signs record', () => {
+  const RECORD = { respiratoryRate: 26, oxygenSaturation: 90, bloodPressureSystolic: 95, heartRate: 125, temperature: 39.5 };
+
+  it('scores alert and air when the record does not say, and names what it assumed', () => {
+    expect(news2OfRecord(RECORD)).toMatchObject({
+      total: 12,
+      risk: 'high',
+      spo2Scale: 1,
+      assumed: ['consciousness', 'supplementalOxygen'],
+    });
+    expect(news2OfRecord({ ...RECORD, consciousness: null, supplementalOxygen: false })).toMatchObject({
+      total: 12,
+      assumed: ['consciousness'],
+    });
+    expect(news2OfRecord({ ...RECORD, consciousness: 'pain', supplementalOxygen: true })).toMatchObject({ total: 17, assumed: [] });
+  });
+
+  it('is the one chart: the same as news2() for the same observations', () => {
+    const { assumed, ...result } = news2OfRecord({ ...NORMAL, bloodPressureSystolic: 95, consciousness: 'voice' })!;
+    expect(assumed).toEqual([]);
+    expect(result).toEqual(news2({ ...NORMAL, systolicBloodPressure: 95, consciousness: 'voice' }));
+  });
+
+  it.each(['respiratoryRate', 'oxygenSaturation', 'bloodPressureSystolic', 'heartRate', 'temperature'] as const)(
+    'has no score without %s',
+    (missing) => {
+      expect(news2OfRecord({ ...RECORD, [missing]: null })).toBeNull();
+    },
+  );
 });

@@ -207,3 +207,47 @@ export function riskOf(total: number, redScore: boolean): News2Risk {
   if (total >= 5) return 'medium';
   return redScore ? 'low_medium' : 'low';
 }
+
+/** What a vital signs record holds of NEWS2's parameters; null (or absent) where it was not recorded. */
+export interface News2Record {
+  respiratoryRate?: number | null;
+  oxygenSaturation?: number | null;
+  bloodPressureSystolic?: number | null;
+  heartRate?: number | null;
+  temperature?: number | null;
+  consciousness?: Consciousness | null;
+  supplementalOxygen?: boolean | null;
+}
+
+/** The measurements NEWS2 cannot score without (the record's field names). */
+export const NEWS2_MEASUREMENTS = ['respiratoryRate', 'oxygenSaturation', 'bloodPressureSystolic', 'heartRate', 'temperature'] as const;
+
+/** The parameters a record may lack and still be scored: consciousness counts as alert, oxygen as air (both score 0). */
+export type News2Assumed = 'consciousness' | 'supplementalOxygen';
+
+/** NEWS2 of a record, with the parameters it assumed. */
+export type RecordNews2 = News2Result & { assumed: News2Assumed[] };
+
+/**
+ * NEWS2 of one record of observations taken together, on SpO2 scale 1 (a vital signs record does not say that the
+ * patient has a prescribed target of 88-92%). Null when one of the five measurements is missing: NEWS2 is not scored
+ * from part of a set. A level of consciousness or an oxygen therapy not recorded scores as alert or air, and
+ * `assumed` names it.
+ */
+export function news2OfRecord(r: News2Record): RecordNews2 | null {
+  if (NEWS2_MEASUREMENTS.some((f) => r[f] === null || r[f] === undefined)) return null;
+  const assumed: News2Assumed[] = [];
+  if (r.consciousness === null || r.consciousness === undefined) assumed.push('consciousness');
+  if (r.supplementalOxygen === null || r.supplementalOxygen === undefined) assumed.push('supplementalOxygen');
+  const result = news2({
+    respiratoryRate: r.respiratoryRate!,
+    oxygenSaturation: r.oxygenSaturation!,
+    spo2Scale: 1,
+    supplementalOxygen: r.supplementalOxygen ?? false,
+    systolicBloodPressure: r.bloodPressureSystolic!,
+    heartRate: r.heartRate!,
+    consciousness: r.consciousness ?? 'alert',
+    temperature: r.temperature!,
+  });
+  return { ...result, assumed };
+}

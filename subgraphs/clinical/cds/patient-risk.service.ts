@@ -3,9 +3,9 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { auditPatientRead } from '../../../shared/audit/audit-trail';
 import { readablePatient } from '../access/patient-access';
 import { News2RiskBand } from './cds.entity';
-import type { PatientRisk, RiskReason } from './cds.types';
+import type { News2Score, PatientRisk, RiskReason } from './cds.types';
 import { resolveMedication, type Severity } from './drug-knowledge';
-import { scoreOut } from './early-warning.service';
+import { scoreOut, vitalScoreOut } from './early-warning.service';
 import {
   activeAllergies,
   activePrescriptions,
@@ -16,9 +16,9 @@ import {
 } from './medication-context';
 import {
   criticalResultsPending,
+  currentNews2,
   describeDose,
   describeResult,
-  latestNews2,
   missedImmunizations,
   recentSeriousReactions,
 } from './patient-findings';
@@ -33,18 +33,50 @@ const CONFLICT_LEVEL: Record<Severity, Level> = { contraindicated: 'high', major
 const DAY_MS = 86_400_000;
 const SERIOUS_REACTIONS_SINCE_DAYS = 365;
 
+const ASSUMED: Record<string, [string, string]> = {
+  consciousness: ['consciousness', 'alert'],
+  supplementalOxygen: ['supplemental oxygen', 'air'],
+};
+
+/**
+ * The NEWS2 reason: the kept score, or the vital signs record it was computed from, saying what was not recorded and
+ * how it was scored.
+ */
+function news2Reason(score: News2Score, now: Date): RiskReason {
+  const hours = Math.round((now.getTime() - score.observedAt.getTime()) / 3_600_000);
+  const ago = `${hours < 1 ? 'less than an hour' : `${hours} hour${hours === 1 ? '' : 's'}`} ago`;
+  const assumed = score.assumed.map((p) => ASSUMED[p]);
+  const source = score.id
+    ? `, ${ago}`
+    : ` from the vital signs recorded ${ago}` +
+      (assumed.length
+        ? ` (${assumed.map(([what]) => what).join(' and ')} not recorded: scored as ${assumed.map(([, as]) => as).join(' and ')})`
+        : '');
+  const monitoring = score.monitoringFrequency.toLowerCase();
+  return {
+    kind: 'news2',
+    level: NEWS2_LEVEL[score.risk],
+    summary: `NEWS2 ${score.total} (${score.risk.replace('_', '-')} risk)${source}: ${monitoring}${monitoring.includes('monitoring') ? '' : ' monitoring'}`,
+    at: score.observedAt,
+    resourceType: score.id ? 'early_warning_score' : 'vital',
+    resourceId: score.id ?? score.vitalId ?? null,
+  };
+}
+
 /**
  * One answer to "how worried should we be about this patient?", from the platform's own records, each reason named:
- * NEWS2 (high or medium: high; a red score: medium), unreviewed critical lab results (high), interactions among
- * and allergy conflicts of active prescriptions (by severity), active allergies (high criticality: medium), serious
- * adverse reactions in the last year (medium) and missed immunizations (low). The level is the highest reason's.
+ * NEWS2 (high or medium: high; a red score: medium), the latest kept score or that of vital signs taken after it;
+ * unreviewed critical lab results (high), interactions among and allergy conflicts of active prescriptions (by
+ * severity), active allergies (high criticality: medium), serious adverse reactions in the last year (medium) and
+ * missed immunizations (low). The level is the highest reason's.
  */
 export class PatientRiskService {
   async assess(ctx: SubgraphContext, patientId: string): Promise<PatientRisk> {
     const patient = await readablePatient(ctx, patientId);
     const now = clock.now();
     const em = ctx.em;
-    const score = await latestNews2(em, patient.id);
+    const current = await currentNews2(em, patient.id);
+    const score = current && (current.kept ? scoreOut(current.kept) : vitalScoreOut(current.vital, current.result));
     const critical = await criticalResultsPending(em, patient.id);
     const prescriptions = await activePrescriptions(em, patient.id, now);
     const allergies = await activeAllergies(em, patient.id);
@@ -55,17 +87,7 @@ export class PatientRiskService {
     const conflicts = findAllergyConflicts(meds, allergies);
     const reasons: RiskReason[] = [];
 
-    if (score) {
-      const hours = Math.round((now.getTime() - score.observedAt.getTime()) / 3_600_000);
-      reasons.push({
-        kind: 'news2',
-        level: NEWS2_LEVEL[score.risk],
-        summary: `NEWS2 ${score.total} (${score.risk.replace('_', '-')} risk), ${hours < 1 ? 'less than an hour' : `${hours} hour${hours === 1 ? '' : 's'}`} ago: ${score.monitoringFrequency.toLowerCase()} monitoring`,
-        at: score.observedAt,
-        resourceType: 'early_warning_score',
-        resourceId: score.id,
-      });
-    }
+    if (score) reasons.push(news2Reason(score, now));
     for (const r of critical.items) {
       reasons.push({
         kind: 'critical_result',
@@ -144,7 +166,7 @@ export class PatientRiskService {
       patientId: patient.id,
       level: reasons[0]?.level ?? 'low',
       reasons,
-      news2: score ? scoreOut(score) : null,
+      news2: score,
       criticalResultsPendingReview: critical.total,
       interactions: interactions.map(interactionOut),
       allergyConflicts: conflicts.map(conflictOut),

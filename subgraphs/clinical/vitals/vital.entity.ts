@@ -22,6 +22,16 @@ export const VITAL_SIGNS = {
 export type VitalSign = keyof typeof VITAL_SIGNS;
 export const VITAL_SIGN_FIELDS = Object.keys(VITAL_SIGNS) as VitalSign[];
 
+/** ACVPU, the level of consciousness NEWS2 scores: alert, new confusion, or responding only to voice or pain, or unresponsive. */
+export enum Consciousness {
+  alert = 'alert',
+  new_confusion = 'new_confusion',
+  voice = 'voice',
+  pain = 'pain',
+  unresponsive = 'unresponsive',
+}
+registerEnumType(Consciousness, { name: 'Consciousness', description: 'ACVPU: alert, new confusion, voice, pain, unresponsive' });
+
 export enum VitalStatus {
   final = 'final',
   amended = 'amended',
@@ -63,6 +73,17 @@ export class Vital extends PatientRecord {
   @Field(() => Float, { nullable: true, description: 'Percent (SpO2)' })
   @Property({ type: 'double', nullable: true })
   oxygenSaturation?: number | null;
+
+  @Field(() => Consciousness, { nullable: true, description: 'Level of consciousness (ACVPU); null when not assessed' })
+  @Enum({ items: () => Consciousness, nullable: true })
+  consciousness?: Consciousness | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Breathing supplemental oxygen (true) or room air (false); null when not recorded',
+  })
+  @Property({ type: 'boolean', nullable: true })
+  supplementalOxygen?: boolean | null;
 
   @Field(() => Float, { nullable: true })
   @Property({ type: 'double', nullable: true })

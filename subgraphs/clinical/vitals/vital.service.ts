@@ -40,12 +40,15 @@ export class VitalService {
       ...measurements,
       patientId: patient.id,
       organizationId: patient.organizationId ?? null,
+      consciousness: input.consciousness ?? null,
+      supplementalOxygen: input.supplementalOxygen ?? null,
       notes: input.notes?.trim() ?? null,
       recordedAt: input.recordedAt ?? clock.now(),
       status: VitalStatus.final,
       recordedBy: ctx.viewer!.userId,
     });
-    auditRowChange(ctx, 'create', RESOURCE, vital, { fields: VITAL_SIGN_FIELDS.filter((f) => vital[f] !== null) });
+    const recorded = [...VITAL_SIGN_FIELDS, 'consciousness', 'supplementalOxygen'] as const;
+    auditRowChange(ctx, 'create', RESOURCE, vital, { fields: recorded.filter((f) => vital[f] !== null) });
     await ctx.em.flush();
     return vital;
   }

@@ -2,7 +2,7 @@ import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql'
 import { ConnectionOf } from '../../../shared/connection';
 import { PageArgs, PageOf } from '../../../shared/model';
 import { IsInRange, IsNotFuture, IsText } from '../../../shared/validation';
-import { VITAL_SIGNS, Vital, type VitalSign } from './vital.entity';
+import { Consciousness, VITAL_SIGNS, Vital, type VitalSign } from './vital.entity';
 
 /** The plausible range of one measurement, written once in VITAL_SIGNS. */
 const Plausible = (sign: VitalSign) => IsInRange(VITAL_SIGNS[sign].min, VITAL_SIGNS[sign].max, VITAL_SIGNS[sign].symbol);
@@ -37,6 +37,18 @@ export class RecordVitalInput {
   @Field(() => Float, { nullable: true, description: range('oxygenSaturation') })
   @Plausible('oxygenSaturation')
   oxygenSaturation?: number;
+
+  @Field(() => Consciousness, {
+    nullable: true,
+    description: 'Level of consciousness (ACVPU); NEWS2 counts a record without it as alert',
+  })
+  consciousness?: Consciousness;
+
+  @Field({
+    nullable: true,
+    description: 'Breathing supplemental oxygen (true) or room air (false); NEWS2 counts a record without it as air',
+  })
+  supplementalOxygen?: boolean;
 
   @Field(() => Float, { nullable: true, description: range('weightKg') })
   @Plausible('weightKg')
@@ -81,6 +93,12 @@ export class UpdateVitalInput {
   @Field(() => Float, { nullable: true })
   @Plausible('oxygenSaturation')
   oxygenSaturation?: number | null;
+
+  @Field(() => Consciousness, { nullable: true, description: 'Level of consciousness (ACVPU); null removes it' })
+  consciousness?: Consciousness | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Supplemental oxygen (true) or room air (false); null removes it' })
+  supplementalOxygen?: boolean | null;
 
   @Field(() => Float, { nullable: true })
   @Plausible('weightKg')
