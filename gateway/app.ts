@@ -108,6 +108,15 @@ function wellFormedUrl(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/**
+ * The OpenAPI document as the docs page (`/api/docs`) shows it: "Try it out" calls the origin the page was loaded
+ * from (a relative server), whatever PUBLIC_URL says and whichever name the browser used (localhost, 127.0.0.1), as
+ * the page's policy lets it call its own origin only. `/api/openapi.json` keeps PUBLIC_URL for code generators.
+ */
+export function docsPageDocument(openapi: object): object {
+  return { ...openapi, servers: [{ url: '/', description: 'This server (the address this page was loaded from)' }] };
+}
+
 export async function runCheck(probe: () => Promise<unknown>, timeoutMs = 2000): Promise<Check> {
   const started = performance.now();
   try {
@@ -243,9 +252,11 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.get('/api/openapi.json', (_req, res) => res.json(parts.openapi));
   app.use(
     '/api/docs',
-    helmet({ contentSecurityPolicy: { useDefaults: true, directives: { 'upgrade-insecure-requests': null } } }),
+    helmet({
+      contentSecurityPolicy: { useDefaults: true, directives: { 'connect-src': ["'self'"], 'upgrade-insecure-requests': null } },
+    }),
     swaggerUi.serve,
-    swaggerUi.setup(parts.openapi, { customSiteTitle: 'Clinical Care Platform API' }),
+    swaggerUi.setup(docsPageDocument(parts.openapi), { customSiteTitle: 'Clinical Care Platform API' }),
   );
 
   app.use(authenticate(parts.identity, rejectRest));

@@ -34,6 +34,8 @@ const STANDALONE = [
   'payments',
   'public-health',
   'surveillance',
+  // PORT of its own, PUBLIC_URL unset.
+  'public-address',
 ].map((name) => join(TEST_DIR, `${name}.test.ts`));
 
 /** The shard files: `test/shards/<n>.test.ts`. */
