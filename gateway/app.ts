@@ -11,6 +11,7 @@ import { TEXT_TYPES } from '../rest-adapter/route';
 import { idempotency } from '../rest-adapter/idempotency';
 import { allowedMethods, contextOf, restRouter, type CompiledRoute } from '../rest-adapter/router';
 import { uploadRouter } from '../rest-adapter/upload';
+import { accountPages } from './account-pages';
 import { authenticate, type Authenticator } from './authenticate';
 import { explorerAssets, explorerPage } from './explorer';
 import { crossOrigin } from './cors';
@@ -249,6 +250,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.use(uploadRouter(parts.routes, parts.gateway, authenticate(parts.identity, rejectRest)));
   app.use(jsonBody(cfg.BODY_LIMIT_BYTES, rejectRest), bodyErrors(rejectRest));
 
+  app.use(accountPages());
   app.get('/api/openapi.json', (_req, res) => res.json(parts.openapi));
   app.use(
     '/api/docs',

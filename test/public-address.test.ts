@@ -58,28 +58,32 @@ describe('the public address on another port', () => {
   });
 
   for (const host of ['localhost', '127.0.0.1']) {
-    browserIt(`runs "Try it out" on GET /health from the docs page opened at http://${host}:<port>`, async () => {
-      const origin = `http://${host}:${port}`;
-      await withPage(origin, async ({ page, requested, problems }) => {
-        await page.goto(`${origin}/api/docs/`);
-        // The page renders the operations near the part of the page shown: the Operations group is near the end.
-        const operation = page.locator('#operations-Operations-GetHealth');
-        await page.locator('.opblock-tag').first().waitFor({ timeout: 30_000 });
-        for (let i = 0; i < 50 && !(await operation.count()); i++) {
-          await page.mouse.wheel(0, 5000);
-          await page.waitForTimeout(200);
-        }
-        await operation.locator('.opblock-summary').click();
-        await operation.getByRole('button', { name: 'Try it out' }).click();
-        await operation.getByRole('button', { name: 'Execute' }).click();
-        const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
-        await status.waitFor({ timeout: 15_000 });
-        expect((await status.innerText()).trim()).toBe('200');
-        expect(await operation.locator('.live-responses-table .microlight').first().innerText()).toMatch(/"status":\s*"ok"/);
-        expect(requested).toContain(`${origin}/health`);
-        expect(requested.filter((url) => !url.startsWith(origin + '/'))).toEqual([]);
-        expect(problems).toEqual([]);
-      });
-    }, 120_000);
+    browserIt(
+      `runs "Try it out" on GET /health from the docs page opened at http://${host}:<port>`,
+      async () => {
+        const origin = `http://${host}:${port}`;
+        await withPage(origin, async ({ page, requested, problems }) => {
+          await page.goto(`${origin}/api/docs/`);
+          // The page renders the operations near the part of the page shown: the Operations group is near the end.
+          const operation = page.locator('#operations-Operations-GetHealth');
+          await page.locator('.opblock-tag').first().waitFor({ timeout: 30_000 });
+          for (let i = 0; i < 50 && !(await operation.count()); i++) {
+            await page.mouse.wheel(0, 5000);
+            await page.waitForTimeout(200);
+          }
+          await operation.locator('.opblock-summary').click();
+          await operation.getByRole('button', { name: 'Try it out' }).click();
+          await operation.getByRole('button', { name: 'Execute' }).click();
+          const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+          await status.waitFor({ timeout: 15_000 });
+          expect((await status.innerText()).trim()).toBe('200');
+          expect(await operation.locator('.live-responses-table .microlight').first().innerText()).toMatch(/"status":\s*"ok"/);
+          expect(requested).toContain(`${origin}/health`);
+          expect(requested.filter((url) => !url.startsWith(origin + '/'))).toEqual([]);
+          expect(problems).toEqual([]);
+        });
+      },
+      120_000,
+    );
   }
 });

@@ -36,6 +36,7 @@ const STANDALONE = [
   'surveillance',
   // PORT of its own, PUBLIC_URL unset.
   'public-address',
+  'mailed-links',
 ].map((name) => join(TEST_DIR, `${name}.test.ts`));
 
 /** The shard files: `test/shards/<n>.test.ts`. */
