@@ -101,7 +101,8 @@ export class MobileMoneyPaymentResolver {
   }
 
   @FieldResolver(() => String, {
-    description: 'The provider as the REST API and the events name it: mobile-money-a, mobile-money-b or mobile-money-c (`provider` in the words of the enum)',
+    description:
+      'The provider as the REST API and the events name it: mobile-money-a, mobile-money-b or mobile-money-c (`provider` in the words of the enum)',
   })
   providerName(@Root() payment: MobileMoneyPayment): string {
     return providerName(payment.provider);

@@ -45,8 +45,7 @@ export function checkRequest(provider: MobileMoneyProvider, phone: string, amoun
   if (minor <= 0n) throw errors.invalidField('amount', 'must be above zero');
   if (rules.wholeUnitsOnly && minor % 10n ** BigInt(decimalsOf(currency)) !== 0n)
     throw errors.invalidField('amount', `must be a whole number of ${currency} for ${name}`);
-  if (minor < toMinor(local.min, currency))
-    throw errors.invalidField('amount', `must be at least ${local.min} ${currency} for ${name}`);
+  if (minor < toMinor(local.min, currency)) throw errors.invalidField('amount', `must be at least ${local.min} ${currency} for ${name}`);
   if (minor > toMinor(local.max, currency)) throw errors.invalidField('amount', `must be at most ${local.max} ${currency} for ${name}`);
   return { country };
 }
