@@ -126,9 +126,11 @@ export class ReportsysSubmission extends BaseRecord {
 /**
  * The aggregate reporting mapping an administrator set for one organization (its org unit, data sets and data
  * elements; reportsys.mapping.ts). Organizations without one report by the REPORTSYS_MAPPING seed or the built-in
- * default. Shown in the graph as `ReportsysMapping`.
+ * default. Shown in the graph as `ReportsysMapping`. One org unit is one organization's: two reporting to it would
+ * overwrite each other's reports.
  */
 @Entity({ tableName: 'reportsys_mappings' })
+@Unique({ properties: ['idScheme', 'orgUnit'] })
 export class ReportsysOrganizationMapping extends BaseRecord {
   @Property({ type: 'uuid' })
   @Unique()
