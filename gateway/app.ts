@@ -11,6 +11,7 @@ import { TEXT_TYPES } from '../rest-adapter/route';
 import { idempotency } from '../rest-adapter/idempotency';
 import { allowedMethods, contextOf, restRouter, type CompiledRoute } from '../rest-adapter/router';
 import { uploadRouter } from '../rest-adapter/upload';
+import { accountPages } from './account-pages';
 import { authenticate, type Authenticator } from './authenticate';
 import { explorerAssets, explorerPage } from './explorer';
 import { crossOrigin } from './cors';
@@ -106,6 +107,15 @@ function wellFormedUrl(req: Request, res: Response, next: NextFunction) {
     return sendError(res, 'VALIDATION_ERROR', 'The URL path is not valid percent-encoded UTF-8');
   }
   next();
+}
+
+/**
+ * The OpenAPI document as the docs page (`/api/docs`) shows it: "Try it out" calls the origin the page was loaded
+ * from (a relative server), whatever PUBLIC_URL says and whichever name the browser used (localhost, 127.0.0.1), as
+ * the page's policy lets it call its own origin only. `/api/openapi.json` keeps PUBLIC_URL for code generators.
+ */
+export function docsPageDocument(openapi: object): object {
+  return { ...openapi, servers: [{ url: '/', description: 'This server (the address this page was loaded from)' }] };
 }
 
 export async function runCheck(probe: () => Promise<unknown>, timeoutMs = 2000): Promise<Check> {
@@ -240,12 +250,15 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.use(uploadRouter(parts.routes, parts.gateway, authenticate(parts.identity, rejectRest)));
   app.use(jsonBody(cfg.BODY_LIMIT_BYTES, rejectRest), bodyErrors(rejectRest));
 
+  app.use(accountPages());
   app.get('/api/openapi.json', (_req, res) => res.json(parts.openapi));
   app.use(
     '/api/docs',
-    helmet({ contentSecurityPolicy: { useDefaults: true, directives: { 'upgrade-insecure-requests': null } } }),
+    helmet({
+      contentSecurityPolicy: { useDefaults: true, directives: { 'connect-src': ["'self'"], 'upgrade-insecure-requests': null } },
+    }),
     swaggerUi.serve,
-    swaggerUi.setup(parts.openapi, { customSiteTitle: 'Clinical Care Platform API' }),
+    swaggerUi.setup(docsPageDocument(parts.openapi), { customSiteTitle: 'Clinical Care Platform API' }),
   );
 
   app.use(authenticate(parts.identity, rejectRest));

@@ -67,6 +67,12 @@ export type Synonym = string | ((value: unknown) => string) | { to: string; valu
 /** A synonym of an enum field under its own name, taking the value in any letter case (the enum's values are lower case). */
 export const anyCase = (field: string): Synonym => ({ to: field, value: (v) => (typeof v === 'string' ? v.toLowerCase() : v) });
 
+/**
+ * A synonym of an enum field under its own name, taking a value written with hyphens (`mobile-money-a`) for the
+ * enum's value written with underscores (`mobile_money_a`): GraphQL enum values cannot hold a hyphen.
+ */
+export const hyphenated = (field: string): Synonym => ({ to: field, value: (v) => (typeof v === 'string' ? v.replace(/-/g, '_') : v) });
+
 export interface OperationBy {
   /** The body field (wire name) whose value chooses the operation. */
   field: string;

@@ -103,8 +103,11 @@ const schema = z.object({
   /** Express `trust proxy` setting: set when behind a load balancer so client IPs and protocol are right. */
   TRUST_PROXY: z.string().default('loopback'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  /** Where users reach the platform; links in emails point here. */
-  PUBLIC_URL: z.url().default('http://localhost:4000'),
+  /**
+   * Where users reach the platform: links in emails, the OpenAPI document's server, the SMART issuer. Unset, it is
+   * `http://localhost:<PORT>`, so a platform moved to another port still points at itself.
+   */
+  PUBLIC_URL: z.url().optional(),
   /**
    * Browser origins allowed to call the REST API and /graphql from another origin (CORS), comma-separated, each
    * `scheme://host[:port]` exactly as the browser sends it in `Origin`. None by default: only same-origin pages.
@@ -330,6 +333,8 @@ const schema = z.object({
 const resolved = schema.transform((cfg) => ({
   ...cfg,
   GRAPHQL_EXPLORER: cfg.GRAPHQL_EXPLORER ?? cfg.NODE_ENV === 'development',
+  // PORT 0 (a port the system picks) has no address to name before the platform listens.
+  PUBLIC_URL: cfg.PUBLIC_URL ?? (cfg.PORT ? `http://localhost:${cfg.PORT}` : 'http://localhost'),
 }));
 
 export type Config = z.infer<typeof resolved>;

@@ -101,7 +101,7 @@ describe('mobile money for an invoice', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       order_id: inv.id,
-      provider: 'mobile_money_a',
+      provider: 'mobile-money-a',
       phone: KENYA,
       country: 'KE',
       amount: { amount: '1500.00', currency_code: 'KES' },
@@ -225,7 +225,7 @@ describe('mobile money outcomes', () => {
     expect(event.payload).toMatchObject({
       order_id: orderId,
       state,
-      provider: 'mobile_money_a',
+      provider: 'mobile-money-a',
       amount: '50.00',
       currency: 'KES',
       purpose_type: null,
@@ -388,6 +388,37 @@ describe('initiate: validation and access', () => {
     expect((await someone.api.get(`/api/payments/mobile-money/status/${orderId}`)).body.data.id).toBe(theirs.body.data.id);
   });
 
+  it('takes the providers written mobile-money-a ... or with underscores, and answers with hyphens', async () => {
+    const spellings: [string, Record<string, unknown>, string][] = [
+      ['mobile-money-a', { phone: KENYA, amount: 10, currency: 'KES' }, 'mobile-money-a'],
+      ['mobile_money_a', { phone: KENYA, amount: 10, currency: 'KES' }, 'mobile-money-a'],
+      ['mobile-money-b', { phone: '+256772123456', amount: 5000, currency: 'UGX' }, 'mobile-money-b'],
+      ['mobile-money-c', { phone: '+256752123456', amount: 3000, currency: 'UGX' }, 'mobile-money-c'],
+    ];
+    for (const [given, fields, answered] of spellings) {
+      const orderId = `spelling-${randomUUID()}`;
+      const res = await initiate(c.billing.api, { provider: given, order_id: orderId, ...fields });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ provider: answered, state: 'pending' });
+      const status = await c.billing.api.get(`/api/payments/mobile-money/status/${orderId}`);
+      expect(status.body.data.provider).toBe(answered);
+      const initiated = await app
+        .em('revenue')
+        .findOneOrFail(OutboxEvent, { topic: 'svc.payments.payment_initiated', payload: { payment_id: res.body.data.id } });
+      expect(initiated.payload.provider).toBe(answered);
+    }
+    // Messages name the provider the same way.
+    const wrongCountry = await initiate(c.billing.api, { provider: 'mobile-money-a', phone: '+256772123456', amount: 10, order_id: 'x1' });
+    expect(wrongCountry.status).toBe(400);
+    expect(wrongCountry.body.error.details[0]).toMatchObject({ field: 'phone', message: expect.stringContaining('for mobile-money-a') });
+    // GraphQL keeps its enum (no hyphen in an enum value) and has the hyphenated spelling beside it.
+    const gql = await c.billing.api.graphql(
+      `mutation($input: InitiateMobileMoneyPaymentInput!) { initiateMobileMoneyPayment(input: $input) { provider providerName } }`,
+      { input: { provider: 'mobile_money_b', phone: '+256772123456', amount: '5000', currency: 'UGX', orderId: `gql-${randomUUID()}` } },
+    );
+    expect(gql.body.data.initiateMobileMoneyPayment).toEqual({ provider: 'mobile_money_b', providerName: 'mobile-money-b' });
+  });
+
   it('works through GraphQL', async () => {
     const orderId = `gql-${randomUUID()}`;
     const res = await c.billing.api.graphql(
@@ -423,7 +454,8 @@ describe('supply marketplace payments (svc.marketplace.payment_requested)', () =
       patient_id: null,
       amount: '2500.00',
       currency: 'KES',
-      provider: 'mobile_money_a',
+      // As a checkout passes it on: mobile-money-a.
+      provider: 'mobile-money-a',
       phone: KENYA,
       description: 'Supply order',
     });
@@ -442,7 +474,7 @@ describe('supply marketplace payments (svc.marketplace.payment_requested)', () =
     expect(event.payload).toMatchObject({
       payment_id: payment.id,
       order_id: orderId,
-      provider: 'mobile_money_a',
+      provider: 'mobile-money-a',
       amount: '2500.00',
       currency: 'KES',
       purpose_type: 'supply_order',

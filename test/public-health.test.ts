@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resetConfig } from '../shared/config';
@@ -269,11 +270,51 @@ describe('public health dashboard', () => {
 });
 
 describe('aggregate reporting (DHIS2 dataValueSets)', () => {
-  it('says what to configure when there is no mapping', async () => {
+  it('works on a fresh install: an organization created after start reports by the built-in default, and pushes to the sandbox', async () => {
     configure({ REPORTSYS_MAPPING: undefined });
-    const res = await admin.get(`/api/public-health/reportsys-export?period=${week}`);
-    expect(res.status).toBe(503);
-    expect(res.body.error.message).toMatch(/REPORTSYS_MAPPING/);
+    const late = await clinic(app);
+    await report(late.doctor.api, cholera(await newPatient(late), { outcome: 'died' }));
+    const res = await admin.get(`/api/public-health/reportsys-export?period=${week}&organization_id=${late.orgId}`);
+    expect(res.status).toBe(200);
+    const [set] = res.body.data.data_value_sets;
+    // The organization's id as the org unit's code; data elements coded from the notifiable disease list.
+    expect(set).toMatchObject({
+      dataSet: 'NOTIFIABLE_DISEASES',
+      period: week,
+      orgUnit: late.orgId,
+      dataSetIdScheme: 'CODE',
+      orgUnitIdScheme: 'CODE',
+      dataElementIdScheme: 'CODE',
+    });
+    const value = (de: string) => set.dataValues.find((v: { dataElement: string }) => v.dataElement === de);
+    expect(value('CHOLERA_CASES')).toEqual({ dataElement: 'CHOLERA_CASES', categoryOptionCombo: 'HllvX50cXC0', value: '1' });
+    expect(value('CHOLERA_DEATHS')?.value).toBe('1');
+    expect(value('MEASLES_CASES')?.value).toBe('0');
+    expect(set.dataValues).toHaveLength(60); // 30 notifiable diseases, cases and deaths
+    expect(res.body.data.skipped).toEqual([]);
+    const pushed = await admin.post('/api/public-health/reportsys-push', { period: week, organization_id: late.orgId });
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.data.submissions[0]).toMatchObject({
+      data_set: 'NOTIFIABLE_DISEASES',
+      org_unit: late.orgId,
+      organization_id: late.orgId,
+      status: 'success',
+      imported: 60,
+    });
+    // Unnamed, the report covers every organization with cases in the period.
+    const all = (await admin.get(`/api/public-health/reportsys-export?period=${week}`)).body.data;
+    expect(all.data_value_sets.map((v: { orgUnit: string }) => v.orgUnit)).toEqual(expect.arrayContaining([c.orgId, late.orgId]));
+  });
+
+  it('says when a period is complete: completeDate once the period has ended', async () => {
+    configure({ REPORTSYS_MAPPING: mapping() });
+    const lastWeek = weeklyPeriodOf(addDays(today, -7));
+    const ended = (await admin.get(`/api/public-health/reportsys-export?period=${lastWeek}&organization_id=${c.orgId}`)).body.data;
+    expect(ended.data_value_sets[0]).toMatchObject({ dataSet: UID.dataSet, completeDate: today, period: lastWeek });
+    const running = (await admin.get(`/api/public-health/reportsys-export?period=${week}&organization_id=${c.orgId}`)).body.data;
+    expect(running.data_value_sets[0].completeDate).toBeUndefined();
+    const pushed = await admin.post('/api/public-health/reportsys-push', { period: lastWeek, organization_id: c.orgId });
+    expect(pushed.body.data.submissions[0].import_summary.dataSetComplete).toBe(today);
   });
 
   it('exports the period as DHIS2 dataValueSets: a cholera case is counted in its age band, zero reporting for the rest', async () => {
@@ -302,9 +343,10 @@ describe('aggregate reporting (DHIS2 dataValueSets)', () => {
     expect(value(UID.measlesCases, UID.total)).toBeDefined();
     expect(Object.keys(set.dataValues[0]).sort()).toEqual(['categoryOptionCombo', 'dataElement', 'value']);
     expect(set.dataValues).toHaveLength(5); // cholera cases and deaths in two bands, measles in one combo
-    // Every mapped organization when none is named; the malaria cases have no mapping and are said to be left out.
+    // Every mapped organization when none is named, and the one the seed does not name that has cases (by the
+    // built-in default); the malaria cases have no mapping in the seed and are said to be left out.
     const all = (await admin.post('/api/public-health/reportsys-export', { period: week })).body.data;
-    expect(all.data_value_sets.map((s: { orgUnit: string }) => s.orgUnit).sort()).toEqual([UID.orgUnit, UID.otherOrgUnit]);
+    expect(all.data_value_sets.map((s: { orgUnit: string }) => s.orgUnit)).toEqual(expect.arrayContaining([UID.orgUnit, UID.otherOrgUnit]));
     expect(all.skipped).toEqual(
       expect.arrayContaining([{ reason: 'disease_not_mapped', organization_id: c.orgId, code: 'malaria', count: expect.any(Number) }]),
     );
@@ -370,13 +412,174 @@ describe('aggregate reporting (DHIS2 dataValueSets)', () => {
     expect(await field('period=2026-11')).toBe('period');
     expect(await field('period=2026W60')).toBe('period');
     expect(await field(`period=${weeklyPeriodOf(addDays(today, 14))}`)).toBe('period');
-    expect(await field(`period=${week}&organization_id=${stranger.orgId}`)).toBe('organization_id');
+    expect(await field(`period=${week}&organization_id=${randomUUID()}`)).toBe('organization_id');
     expect(await field(`period=${week}&organization_id=nope`)).toBe('organization_id');
     expect((await admin.get('/api/public-health/reportsys-export')).body.error.details[0].field).toBe('period');
     configure({ REPORTSYS_MAPPING: '{"dataSet": "x", "orgUnits": {"not-a-uuid": "y"}}' });
     const bad = await admin.get(`/api/public-health/reportsys-export?period=${week}`);
     expect(bad.status).toBe(503);
     expect(bad.body.error.message).toMatch(/REPORTSYS_MAPPING is invalid: orgUnits/);
+  });
+});
+
+describe("an organization's reporting mapping, set by an administrator", () => {
+  const path = (orgId: string) => `/api/public-health/reportsys-mappings/${orgId}`;
+  const body = (extra: Record<string, unknown> = {}) => ({
+    org_unit: 'OuLateClin1',
+    data_set: 'IDSRweekly2',
+    age_bands: [{ code: 'under_5', max_years: 4 }, { code: 'older' }],
+    diseases: [
+      {
+        code: 'cholera',
+        cases: 'DeCholeraCa',
+        deaths: 'DeCholeraDe',
+        category_option_combos: [
+          { band: 'under_5', category_option_combo: 'CocUnder5yr' },
+          { band: 'older', category_option_combo: 'Coc5yrsPlus' },
+        ],
+      },
+    ],
+    syndromes: [{ code: 'ili', data_element: 'DeIliCount1', category_option_combo: 'CocTotal001' }],
+    ...extra,
+  });
+
+  it('reads the built-in default, sets a mapping by REST that the next export uses, and resets it', async () => {
+    configure({ REPORTSYS_MAPPING: mapping() });
+    const late = await clinic(app);
+    await report(late.doctor.api, cholera(await newPatient(late, { date_of_birth: addDays(today, -2 * 365) })));
+    const before = await admin.get(path(late.orgId));
+    expect(before.status).toBe(200);
+    expect(before.body.data).toMatchObject({ organization_id: late.orgId, source: 'built_in', id_scheme: 'code', org_unit: late.orgId });
+    expect(before.body.data.diseases).toHaveLength(30);
+    // The seed names c: its mapping comes from there.
+    expect((await admin.get(path(c.orgId))).body.data).toMatchObject({ source: 'seed', id_scheme: 'uid', org_unit: UID.orgUnit });
+
+    const set = await admin.put(path(late.orgId), body());
+    expect(set.status).toBe(200);
+    expect(set.body.data).toMatchObject({
+      organization_id: late.orgId,
+      source: 'set',
+      id_scheme: 'uid',
+      org_unit: 'OuLateClin1',
+      data_set: 'IDSRweekly2',
+      age_bands: [
+        { code: 'under_5', max_years: 4 },
+        { code: 'older', max_years: null },
+      ],
+      diseases: [{ code: 'cholera', cases: 'DeCholeraCa', deaths: 'DeCholeraDe', category_option_combo: null }],
+      syndromes: [{ code: 'ili', data_element: 'DeIliCount1', category_option_combo: 'CocTotal001' }],
+      updated_by: expect.any(String),
+    });
+    expect((await admin.get(path(late.orgId))).body.data.source).toBe('set');
+    const exported = (await admin.get(`/api/public-health/reportsys-export?period=${week}&organization_id=${late.orgId}`)).body.data;
+    expect(exported.data_value_sets[0]).toEqual({
+      dataSet: 'IDSRweekly2',
+      period: week,
+      orgUnit: 'OuLateClin1',
+      dataValues: expect.arrayContaining([{ dataElement: 'DeCholeraCa', categoryOptionCombo: 'CocUnder5yr', value: '1' }]),
+    });
+    // Unnamed, the report covers it too, as set.
+    const all = (await admin.get(`/api/public-health/reportsys-export?period=${week}`)).body.data;
+    expect(all.data_value_sets.map((v: { orgUnit: string }) => v.orgUnit)).toEqual(expect.arrayContaining(['OuLateClin1', UID.orgUnit]));
+
+    const reset = await admin.delete(path(late.orgId));
+    expect(reset.status).toBe(200);
+    expect(reset.body.data).toMatchObject({ source: 'built_in', org_unit: late.orgId });
+  });
+
+  it('refuses bad mappings with a 400 naming the field, and one org unit for two organizations', async () => {
+    configure({ REPORTSYS_MAPPING: mapping() });
+    const field = async (extra: Record<string, unknown>) => {
+      const res = await admin.put(path(other.orgId), body(extra));
+      expect(res.status).toBe(400);
+      return res.body.error.details.map((d: { field: string }) => d.field);
+    };
+    expect(await field({ org_unit: 'not a uid' })).toEqual(['org_unit']);
+    expect(await field({ id_scheme: 'name' })).toEqual(['id_scheme']);
+    expect(await field({ diseases: [{ code: 'gout', cases: 'DeGoutCases', category_option_combo: 'CocTotal001' }] })).toEqual([
+      'diseases.0.code',
+    ]);
+    expect(await field({ diseases: [{ code: 'cholera', cases: 'DeCholeraCa' }] })).toEqual(['diseases.0']);
+    expect(
+      await field({
+        diseases: [
+          { code: 'cholera', cases: 'DeCholeraCa', category_option_combos: [{ band: 'under_5', category_option_combo: 'CocUnder5yr' }] },
+        ],
+      }),
+    ).toEqual(['diseases.0.category_option_combos']);
+    expect(await field({ age_bands: [{ code: 'under_5' }, { code: 'older', max_years: 90 }] })).toEqual(
+      expect.arrayContaining(['age_bands.0.max_years', 'age_bands.1.max_years']),
+    );
+    expect(await field({ syndromes: [{ code: 'gout', data_element: 'DeIliCount1', category_option_combo: 'CocTotal001' }] })).toEqual([
+      'syndromes.0.code',
+    ]);
+    // c's org unit in the seed: their reports would overwrite each other.
+    expect(await field({ org_unit: UID.orgUnit })).toEqual(['org_unit']);
+    // By code, names are codes (at most 50 characters) and the combos stay UIDs.
+    const byCode = await admin.put(path(other.orgId), body({ id_scheme: 'code', org_unit: 'FACILITY-042', data_set: 'IDSR_WEEKLY' }));
+    expect(byCode.status).toBe(200);
+    expect(byCode.body.data).toMatchObject({ id_scheme: 'code', org_unit: 'FACILITY-042' });
+    expect(await field({ id_scheme: 'code', org_unit: 'x'.repeat(51) })).toEqual(['org_unit']);
+    expect((await admin.delete(path(other.orgId))).body.data.source).toBe('seed');
+  });
+
+  it('is for public health administrators; an unknown organization is not found', async () => {
+    expect((await c.doctor.api.get(path(c.orgId))).status).toBe(403);
+    expect((await c.doctor.api.put(path(c.orgId), body())).status).toBe(403);
+    expect((await c.doctor.api.delete(path(c.orgId))).status).toBe(403);
+    expect((await app.api.get(path(c.orgId))).status).toBe(401);
+    expect((await admin.get(path(randomUUID()))).status).toBe(404);
+    expect((await admin.put(path(randomUUID()), body())).status).toBe(404);
+    expect((await admin.get(path('nope'))).status).toBe(404);
+  });
+
+  it('reads and sets through GraphQL, answering userErrors for bad fields', async () => {
+    configure({ REPORTSYS_MAPPING: undefined });
+    const late = await clinic(app);
+    const SET = `mutation($org: ID!, $input: ReportsysMappingInput!) {
+      setReportsysMapping(organizationId: $org, input: $input) {
+        reportsysMapping { source orgUnit idScheme organization { id } diseases { code cases categoryOptionCombo } }
+        userErrors { field message code }
+      }
+    }`;
+    const bad = await admin.graphql(SET, { org: late.orgId, input: { orgUnit: 'short', dataSet: 'IDSRweekly2' } });
+    expect(bad.body.data.setReportsysMapping).toEqual({
+      reportsysMapping: null,
+      userErrors: [{ field: ['input', 'orgUnit'], message: expect.stringMatching(/DHIS2 UID/), code: 'INVALID' }],
+    });
+    const good = await admin.graphql(SET, {
+      org: late.orgId,
+      input: {
+        orgUnit: 'OuLateClin2',
+        dataSet: 'IDSRweekly2',
+        diseases: [{ code: 'measles', cases: 'DeMeaslesCa', categoryOptionCombo: 'CocTotal001' }],
+      },
+    });
+    expect(good.body.data.setReportsysMapping).toEqual({
+      reportsysMapping: {
+        source: 'set',
+        orgUnit: 'OuLateClin2',
+        idScheme: 'uid',
+        organization: { id: late.orgId },
+        diseases: [{ code: 'measles', cases: 'DeMeaslesCa', categoryOptionCombo: 'CocTotal001' }],
+      },
+      userErrors: [],
+    });
+    const read = await admin.graphql('query($org: ID!) { reportsysMapping(organizationId: $org) { source orgUnit } }', { org: late.orgId });
+    expect(read.body.data.reportsysMapping).toEqual({ source: 'set', orgUnit: 'OuLateClin2' });
+    const denied = await c.doctor.api.graphql('query($org: ID!) { reportsysMapping(organizationId: $org) { source } }', {
+      org: late.orgId,
+    });
+    expect(denied.body.data.reportsysMapping).toBeNull();
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const reset = await admin.graphql(
+      'mutation($org: ID!) { resetReportsysMapping(organizationId: $org) { reportsysMapping { source orgUnit } userErrors { code } } }',
+      { org: late.orgId },
+    );
+    expect(reset.body.data.resetReportsysMapping).toEqual({
+      reportsysMapping: { source: 'built_in', orgUnit: late.orgId },
+      userErrors: [],
+    });
   });
 });
 

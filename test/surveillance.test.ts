@@ -210,6 +210,31 @@ describe('EARS alerts', () => {
   });
 });
 
+describe('surveillance export on a fresh install (no REPORTSYS_MAPPING)', () => {
+  it("reports every organization with counts by the built-in default: its id as the org unit's code, syndromes coded", async () => {
+    expect(process.env.REPORTSYS_MAPPING).toBeUndefined();
+    const res = await admin.post('/api/surveillance/export/reportsys', { period: week, organization_id: c.orgId });
+    expect(res.status).toBe(200);
+    const [set] = res.body.data.data_value_sets;
+    expect(set).toMatchObject({
+      dataSet: 'SYNDROMIC_SURVEILLANCE',
+      period: week,
+      orgUnit: c.orgId,
+      dataSetIdScheme: 'CODE',
+      orgUnitIdScheme: 'CODE',
+      dataElementIdScheme: 'CODE',
+    });
+    const feverRash = set.dataValues.find((v: { dataElement: string }) => v.dataElement === 'SYNDROME_FEVER_RASH');
+    expect(feverRash).toMatchObject({ categoryOptionCombo: 'HllvX50cXC0' });
+    expect(Number(feverRash.value)).toBeGreaterThanOrEqual(6);
+    expect(res.body.data.submissions[0]).toMatchObject({ status: 'success', org_unit: c.orgId, organization_id: c.orgId });
+    const all = await admin.get(`/api/surveillance/export/reportsys?period=${week}`);
+    expect(all.body.data.data_value_sets.map((v: { orgUnit: string }) => v.orgUnit)).toEqual(
+      expect.arrayContaining([c.orgId, other.orgId]),
+    );
+  });
+});
+
 describe('surveillance export to the aggregate reporting system', () => {
   const SYNDROMIC = 'SyndromicDs';
   const FEVER_RASH = 'DeFeverRash';
@@ -234,17 +259,17 @@ describe('surveillance export to the aggregate reporting system', () => {
     expect(first.status).toBe(200);
     const data = first.body.data;
     expect(data).toMatchObject({ kind: 'surveillance', period: week, provider: 'sandbox' });
-    const [set] = data.data_value_sets;
+    const set = data.data_value_sets.find((v: { orgUnit: string }) => v.orgUnit === 'OuClinicAAA');
     expect(set).toMatchObject({ dataSet: SYNDROMIC, period: week, orgUnit: 'OuClinicAAA' });
     const value = (de: string) => set.dataValues.find((v: { dataElement: string }) => v.dataElement === de).value;
     expect(Number(value(FEVER_RASH))).toBeGreaterThanOrEqual(6);
     expect(Number(value(AWD))).toBeGreaterThanOrEqual(1);
-    expect(data.skipped).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ reason: 'organization_not_mapped', organization_id: other.orgId, code: 'fever_rash' }),
-      ]),
-    );
-    expect(data.submissions[0]).toMatchObject({
+    // The organization the seed does not name reports by the built-in default.
+    expect(data.data_value_sets.find((v: { orgUnit: string }) => v.orgUnit === other.orgId)).toMatchObject({
+      dataSet: 'SYNDROMIC_SURVEILLANCE',
+      orgUnitIdScheme: 'CODE',
+    });
+    expect(data.submissions.find((s: { organization_id: string }) => s.organization_id === c.orgId)).toMatchObject({
       kind: 'surveillance',
       data_set: SYNDROMIC,
       status: 'success',
@@ -253,7 +278,12 @@ describe('surveillance export to the aggregate reporting system', () => {
       attempts: 1,
     });
     const again = await admin.post('/api/surveillance/export/reportsys', { period: week, organization_id: c.orgId });
-    expect(again.body.data.submissions[0]).toMatchObject({ id: data.submissions[0].id, imported: 0, updated: 2, attempts: 2 });
+    expect(again.body.data.submissions[0]).toMatchObject({
+      id: data.submissions.find((s: { organization_id: string }) => s.organization_id === c.orgId).id,
+      imported: 0,
+      updated: 2,
+      attempts: 2,
+    });
     const preview = await admin.get(`/api/surveillance/export/reportsys?period=${week}`);
     expect(preview.body.data.data_value_sets).toEqual(data.data_value_sets);
   });
@@ -264,7 +294,7 @@ describe('surveillance export to the aggregate reporting system', () => {
     expect((await admin.post('/api/surveillance/export/reportsys', { period: 'last week' })).body.error.details[0].field).toBe('period');
     expect((await admin.post('/api/surveillance/export/reportsys', {})).body.error.details[0].field).toBe('period');
     expect(
-      (await admin.post('/api/surveillance/export/reportsys', { period: week, organization_id: other.orgId })).body.error.details[0].field,
+      (await admin.post('/api/surveillance/export/reportsys', { period: week, organization_id: randomUUID() })).body.error.details[0].field,
     ).toBe('organization_id');
     process.env.REPORTSYS_MAPPING = JSON.stringify({
       dataSet: 'IDSRweekly1',

@@ -1,4 +1,4 @@
-import { defineRoutes } from '../route';
+import { defineRoutes, hyphenated } from '../route';
 
 export default defineRoutes('Payments', [
   {
@@ -20,8 +20,9 @@ export default defineRoutes('Payments', [
     path: '/api/payments/mobile-money/initiate',
     operation: 'InitiateMobileMoneyPayment',
     summary:
-      'Start a mobile money payment (`provider`, `phone`, `amount`, `currency`, `order_id`, `description`): `pending` until the provider answers; an `order_id` naming an invoice or a policy pays it; a second initiate for an order in flight answers the first',
+      'Start a mobile money payment (`provider`: mobile-money-a, mobile-money-b or mobile-money-c, also written mobile_money_a ...; `phone`, `amount`, `currency`, `order_id`, `description`): `pending` until the provider answers; an `order_id` naming an invoice or a policy pays it; a second initiate for an order in flight answers the first',
     status: 201,
+    synonyms: { provider: hyphenated('provider') },
   },
   {
     method: 'GET',

@@ -34,6 +34,9 @@ const STANDALONE = [
   'payments',
   'public-health',
   'surveillance',
+  // PORT of its own, PUBLIC_URL unset.
+  'public-address',
+  'mailed-links',
 ].map((name) => join(TEST_DIR, `${name}.test.ts`));
 
 /** The shard files: `test/shards/<n>.test.ts`. */

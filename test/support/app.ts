@@ -114,6 +114,9 @@ export class Api {
   patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('PATCH', path, body, opts);
   }
+  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PUT', path, body, opts);
+  }
   delete<T = any>(path: string, opts?: RequestOptions) {
     return this.request<T>('DELETE', path, undefined, opts);
   }

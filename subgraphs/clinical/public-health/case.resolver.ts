@@ -27,8 +27,7 @@ import {
 } from './case.types';
 import { diseaseByCode } from './diseases';
 import { ReportsysSubmission } from './reportsys.entity';
-import { caseReport, organizationOfOrgUnit, pushReport } from './reportsys.service';
-import { reportsysMapping } from './reportsys.mapping';
+import { caseReport, pushReport } from './reportsys.service';
 
 @Resolver(() => NotifiableCase)
 export class NotifiableCaseResolver {
@@ -112,7 +111,7 @@ export class PublicHealthResolver {
   })
   async pushReportsys(@Args() args: ReportsysArgs, @Ctx() ctx: SubgraphContext) {
     const report = await caseReport(ctx, args);
-    return pushReport(ctx, report, organizationOfOrgUnit(reportsysMapping()));
+    return pushReport(ctx, report);
   }
 
   @Query(() => ReportsysSubmissionPage, {

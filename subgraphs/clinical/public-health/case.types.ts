@@ -205,7 +205,8 @@ export class ReportsysArgs {
 
   @Field(() => ID, {
     nullable: true,
-    description: 'Only this organization (it must have an org unit in the mapping); every mapped one when omitted',
+    description:
+      'Only this organization (by its mapping, or the built-in default); when omitted, every organization with a mapping of its own or with counts in the period',
   })
   organizationId?: string;
 }
@@ -264,12 +265,15 @@ export class ReportsysExport {
 
   @Field(() => [GraphQLJSONObject], {
     description:
-      'Each dataValueSet exactly as DHIS2 takes it at /api/dataValueSets: dataSet, period, orgUnit, dataValues (dataElement, categoryOptionCombo, value)',
+      'Each dataValueSet exactly as DHIS2 takes it at /api/dataValueSets: dataSet, completeDate (once the period has ended), period, orgUnit, the id scheme fields when names are codes, dataValues (dataElement, categoryOptionCombo, value)',
   })
   dataValueSets!: Record<string, unknown>[];
 
   @Field(() => [ReportsysSkipped], { description: 'Counts left out, and why' })
   skipped!: ReportsysSkipped[];
+
+  /** The organization of each dataValueSet, in their order (not in the graph: each set names its org unit). */
+  organizationIds!: string[];
 }
 
 @ObjectType({ description: 'What a push to the aggregate reporting system did' })

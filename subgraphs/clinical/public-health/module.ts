@@ -11,14 +11,15 @@ import {
   ReportsysSubmissionResolver,
 } from './case.resolver';
 import { diseaseByCode } from './diseases';
-import { ReportsysSubmission } from './reportsys.entity';
+import { ReportsysOrganizationMapping, ReportsysSubmission } from './reportsys.entity';
 import { checkReportsysMapping } from './reportsys.mapping';
+import { ReportsysMappingResolver } from './reportsys.resolver';
 
 export default defineModule({
   name: 'public-health',
   description:
-    'Notifiable case reports (WHO IHR Annex 2 and IDSR diseases, repeat reports linked), the public health dashboard, and aggregate reports to DHIS2 (dataValueSets, import summaries kept)',
-  entities: [NotifiableCase, ReportsysSubmission],
+    'Notifiable case reports (WHO IHR Annex 2 and IDSR diseases, repeat reports linked), the public health dashboard, and aggregate reports to DHIS2 (dataValueSets, per-organization mappings with a built-in default, import summaries kept)',
+  entities: [NotifiableCase, ReportsysSubmission, ReportsysOrganizationMapping],
   resolvers: [
     referenceFields(ReportsysSubmission, { pushedByUser: { id: 'pushedBy', type: 'User' } }),
     referenceFields(NotifiableCase, { reportedByUser: { id: 'reportedBy', type: 'User' } }),
@@ -28,6 +29,7 @@ export default defineModule({
     DashboardCellResolver,
     ReportsysSkippedResolver,
     ReportsysSubmissionResolver,
+    ReportsysMappingResolver,
   ],
   topics: [CASE_REPORTED, IMMEDIATE_NOTIFICATION],
   patientData: [

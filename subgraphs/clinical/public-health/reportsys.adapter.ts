@@ -22,9 +22,15 @@ export interface DataValue {
 
 export interface DataValueSet {
   dataSet: string;
+  /** The day the data set was completed (`YYYY-MM-DD`): set once its period has ended. */
+  completeDate?: string;
   period: string;
   orgUnit: string;
   attributeOptionCombo?: string;
+  /** How DHIS2 reads the names: by UID when absent, by code when `CODE`. */
+  dataSetIdScheme?: 'CODE';
+  orgUnitIdScheme?: 'CODE';
+  dataElementIdScheme?: 'CODE';
   dataValues: DataValue[];
 }
 
@@ -50,6 +56,10 @@ export interface ReportsysAdapter {
 /** DHIS2 identifiers: 11 characters, a letter then letters and digits. */
 const UID = /^[A-Za-z][A-Za-z0-9]{10}$/;
 
+/** Whether a name is well formed for its id scheme: a UID, or a code (1 to 50 characters). */
+const wellFormed = (name: string, scheme: 'CODE' | undefined) =>
+  scheme === 'CODE' ? name.length >= 1 && name.length <= 50 : UID.test(name);
+
 const IMPORT_OPTIONS = { importStrategy: 'CREATE_AND_UPDATE', dryRun: false, async: false } as const;
 
 const valuesKey = () => redisKey('reportsys', 'sandbox', 'values');
@@ -61,9 +71,9 @@ const valueKey = (v: DataValue, set: DataValueSet) =>
   );
 
 /**
- * Behaves like DHIS2's import: well-formed ids are taken as existing (the sandbox has no metadata), a malformed one
- * is a conflict with DHIS2's error code and message, values must be whole numbers, and a value already stored for
- * the same key is updated.
+ * Behaves like DHIS2's import: well-formed ids (UIDs, or codes where the set's id scheme fields say CODE) are taken
+ * as existing (the sandbox has no metadata), a malformed one is a conflict with DHIS2's error code and message,
+ * values must be whole numbers, and a value already stored for the same key is updated.
  */
 class SandboxReportsys implements ReportsysAdapter {
   readonly name = 'sandbox' as const;
@@ -73,8 +83,10 @@ class SandboxReportsys implements ReportsysAdapter {
     const rejectedIndexes: number[] = [];
     const conflict = (object: string, errorCode: string, value: string) => conflicts.push({ object, value, errorCode });
     // Problems of the set as a whole abort the import: every value is ignored.
-    if (!UID.test(set.dataSet)) conflict(set.dataSet, 'E7600', `Data set not found or not accessible: \`${set.dataSet}\``);
-    if (!UID.test(set.orgUnit)) conflict(set.orgUnit, 'E7603', `Org unit not found or not accessible: \`${set.orgUnit}\``);
+    if (!wellFormed(set.dataSet, set.dataSetIdScheme))
+      conflict(set.dataSet, 'E7600', `Data set not found or not accessible: \`${set.dataSet}\``);
+    if (!wellFormed(set.orgUnit, set.orgUnitIdScheme))
+      conflict(set.orgUnit, 'E7603', `Org unit not found or not accessible: \`${set.orgUnit}\``);
     if (!parsePeriod(set.period)) conflict(set.period, 'E7611', `Period not valid: \`${set.period}\``);
     const fatal = conflicts.length > 0;
     let imported = 0;
@@ -84,7 +96,7 @@ class SandboxReportsys implements ReportsysAdapter {
     } else {
       const accepted: { key: string; value: string }[] = [];
       set.dataValues.forEach((v, i) => {
-        const problem = !UID.test(v.dataElement)
+        const problem = !wellFormed(v.dataElement, set.dataElementIdScheme)
           ? { object: v.dataElement, code: 'E7610', text: `Data element not found or not accessible: \`${v.dataElement}\`` }
           : !UID.test(v.categoryOptionCombo)
             ? {
@@ -128,7 +140,7 @@ class SandboxReportsys implements ReportsysAdapter {
       importCount: { imported, updated, ignored, deleted: 0 },
       conflicts: conflicts.map((c) => ({ object: c.object, value: c.value, errorCode: c.errorCode })),
       rejectedIndexes,
-      dataSetComplete: 'false',
+      dataSetComplete: !fatal && set.completeDate ? set.completeDate : 'false',
     };
     logger.info(
       { dataSet: set.dataSet, period: set.period, orgUnit: set.orgUnit, imported, updated, ignored },

@@ -122,3 +122,51 @@ export class ReportsysSubmission extends BaseRecord {
   @Property({ type: 'uuid' })
   pushedBy!: string;
 }
+
+/**
+ * The aggregate reporting mapping an administrator set for one organization (its org unit, data sets and data
+ * elements; reportsys.mapping.ts). Organizations without one report by the REPORTSYS_MAPPING seed or the built-in
+ * default. Shown in the graph as `ReportsysMapping`. One org unit is one organization's: two reporting to it would
+ * overwrite each other's reports.
+ */
+@Entity({ tableName: 'reportsys_mappings' })
+@Unique({ properties: ['idScheme', 'orgUnit'] })
+export class ReportsysOrganizationMapping extends BaseRecord {
+  @Property({ type: 'uuid' })
+  @Unique()
+  organizationId!: string;
+
+  /** `uid` or `code`: how the reporting system reads the org unit, data set and data element names. */
+  @Enum({ items: ['uid', 'code'] })
+  idScheme!: 'uid' | 'code';
+
+  @Property({ type: 'text' })
+  orgUnit!: string;
+
+  @Property({ type: 'text' })
+  dataSet!: string;
+
+  @Property({ type: 'text', nullable: true })
+  surveillanceDataSet?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  attributeOptionCombo?: string | null;
+
+  /** `[{ code, maxYears? }]`, youngest first. */
+  @Property({ type: 'jsonb' })
+  ageBands!: { code: string; maxYears?: number }[];
+
+  /** Disease code → `{ cases, deaths?, categoryOptionCombo? , categoryOptionCombos? }`. */
+  @Property({ type: 'jsonb' })
+  diseases!: Record<
+    string,
+    { cases: string; deaths?: string; categoryOptionCombo?: string; categoryOptionCombos?: Record<string, string> }
+  >;
+
+  /** Syndrome code → `{ dataElement, categoryOptionCombo }`. */
+  @Property({ type: 'jsonb' })
+  syndromes!: Record<string, { dataElement: string; categoryOptionCombo: string }>;
+
+  @Property({ type: 'uuid' })
+  updatedBy!: string;
+}

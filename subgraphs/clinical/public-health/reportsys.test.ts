@@ -1,5 +1,6 @@
 import { importSummaryOf } from './reportsys.adapter';
-import { ageBandOf, parseReportsysMapping } from './reportsys.mapping';
+import { NOTIFIABLE_DISEASES } from './diseases';
+import { ageBandOf, defaultMapping, mappingIssues, parseReportsysMapping } from './reportsys.mapping';
 
 const ORG = '3f2b8a4e-1c7d-4e9a-9b1f-2d3c4e5f6a7b';
 const base = {
@@ -51,6 +52,17 @@ describe('the reporting mapping', () => {
       /needs either categoryOptionCombo or categoryOptionCombos/,
     );
     expect(problems({ orgUnits: {} })).toMatch(/^dataSet/);
+  });
+});
+
+describe('the built-in mapping', () => {
+  it("names the organization's org unit by its id, and every notifiable disease's cases and deaths by code", () => {
+    const m = defaultMapping(ORG);
+    expect(m).toMatchObject({ idScheme: 'code', orgUnit: ORG, dataSet: 'NOTIFIABLE_DISEASES', ageBands: [] });
+    expect(Object.keys(m.diseases)).toHaveLength(NOTIFIABLE_DISEASES.length);
+    expect(m.diseases.cholera).toEqual({ cases: 'CHOLERA_CASES', deaths: 'CHOLERA_DEATHS', categoryOptionCombo: 'HllvX50cXC0' });
+    expect(m.syndromes.ili).toEqual({ dataElement: 'SYNDROME_ILI', categoryOptionCombo: 'HllvX50cXC0' });
+    expect(mappingIssues(m)).toEqual([]);
   });
 });
 

@@ -4,8 +4,7 @@ import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { ReportsysArgs, ReportsysExport, ReportsysPushResult } from '../public-health/case.types';
-import { reportsysMapping } from '../public-health/reportsys.mapping';
-import { organizationOfOrgUnit, pushReport } from '../public-health/reportsys.service';
+import { pushReport } from '../public-health/reportsys.service';
 import { SurveillanceAlert, SyndromeDailyCount } from './surveillance.entity';
 import { SurveillanceService, syndromeView } from './surveillance.service';
 import { AlertListArgs, CountListArgs, Syndrome, SurveillanceAlertPage, SyndromeDailyCountPage, SyndromePage } from './surveillance.types';
@@ -52,7 +51,7 @@ export class SurveillanceResolver {
   })
   async pushSurveillanceReportsys(@Args() args: ReportsysArgs, @Ctx() ctx: SubgraphContext) {
     const report = await this.service.report(ctx, args);
-    return pushReport(ctx, report, organizationOfOrgUnit(reportsysMapping()));
+    return pushReport(ctx, report);
   }
 }
 

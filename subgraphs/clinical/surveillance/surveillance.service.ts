@@ -6,7 +6,7 @@ import type { SubgraphContext } from '../../../shared/subgraph';
 import { ReportsysSkipReason, type ReportsysArgs, type ReportsysExport, type ReportsysSkipped } from '../public-health/case.types';
 import type { DataValue } from '../public-health/reportsys.adapter';
 import { ReportsysKind } from '../public-health/reportsys.entity';
-import { dataValueSets, exportOf, reportScope } from '../public-health/reportsys.service';
+import { dataValueSets, exportOf, reportMappings, reportScope } from '../public-health/reportsys.service';
 import { rows, tableOf } from '../public-health/sql';
 import { SurveillanceAlert, SyndromeDailyCount } from './surveillance.entity';
 import type { AlertListArgs, CountListArgs, Syndrome } from './surveillance.types';
@@ -93,11 +93,8 @@ export class SurveillanceService {
    * value for every mapped syndrome, zeros included. Public health administrators.
    */
   async report(ctx: SubgraphContext, args: ReportsysArgs): Promise<ReportsysExport> {
-    const scope = reportScope(ctx, args);
-    const { mapping, period } = scope;
-    const unknown = Object.keys(mapping.syndromes).filter((code) => !syndromeByCode(code));
-    if (unknown.length)
-      throw errors.serviceUnavailable(`REPORTSYS_MAPPING is invalid: syndromes ${unknown.join(', ')} are not monitored syndromes`);
+    const scope = await reportScope(ctx, args);
+    const { period } = scope;
     const params: unknown[] = [period.startDate, period.endDate];
     if (scope.only) params.push(scope.only);
     const sums = await rows<{ organization_id: string; syndrome_code: string; total: string }>(
@@ -106,18 +103,16 @@ export class SurveillanceService {
         where date between ? and ? ${scope.only ? 'and organization_id = ?' : ''} group by organization_id, syndrome_code`,
       params,
     );
+    const mappings = await reportMappings(
+      ctx,
+      scope,
+      sums.map((s) => s.organization_id),
+    );
     const totals = new Map<string, number>();
     const skipped: ReportsysSkipped[] = [];
     for (const s of sums) {
       const n = Number(s.total);
-      if (!mapping.orgUnits[s.organization_id])
-        skipped.push({
-          reason: ReportsysSkipReason.organization_not_mapped,
-          organizationId: s.organization_id,
-          code: s.syndrome_code,
-          count: n,
-        });
-      else if (!mapping.syndromes[s.syndrome_code])
+      if (!mappings.get(s.organization_id)!.mapping.syndromes[s.syndrome_code])
         skipped.push({
           reason: ReportsysSkipReason.syndrome_not_mapped,
           organizationId: s.organization_id,
@@ -126,14 +121,19 @@ export class SurveillanceService {
         });
       else totals.set(`${s.organization_id}|${s.syndrome_code}`, n);
     }
-    const codes = Object.keys(mapping.syndromes).sort();
-    const sets = dataValueSets(scope, mapping.surveillanceDataSet ?? mapping.dataSet, (organizationId): DataValue[] =>
-      codes.map((code) => ({
-        dataElement: mapping.syndromes[code].dataElement,
-        categoryOptionCombo: mapping.syndromes[code].categoryOptionCombo,
-        value: String(totals.get(`${organizationId}|${code}`) ?? 0),
-      })),
+    const sets = dataValueSets(
+      scope,
+      mappings,
+      (m) => m.surveillanceDataSet ?? m.dataSet,
+      (organizationId, m): DataValue[] =>
+        Object.keys(m.syndromes)
+          .sort()
+          .map((code) => ({
+            dataElement: m.syndromes[code].dataElement,
+            categoryOptionCombo: m.syndromes[code].categoryOptionCombo,
+            value: String(totals.get(`${organizationId}|${code}`) ?? 0),
+          })),
     );
-    return exportOf(ReportsysKind.surveillance, period, sets, skipped);
+    return exportOf(ReportsysKind.surveillance, period, sets, [...mappings.keys()], skipped);
   }
 }

@@ -17,7 +17,17 @@ import { activatePolicy } from '../insurance/insurance.service';
 import { Invoice } from '../invoices/invoice.entity';
 import { applyInvoicePayment, invoicePaymentProblem } from '../invoices/invoice.service';
 import { isThePatient, patientFacts } from '../invoices/patient-lookup';
-import { MOBILE_MONEY, MobileMoneyPayment, MobileMoneyProvider, MobileMoneyState, PaymentMethod, PaymentPurpose } from './payment.entity';
+import {
+  MOBILE_MONEY,
+  MobileMoneyPayment,
+  MobileMoneyProvider,
+  MobileMoneyState,
+  PaymentMethod,
+  PaymentPurpose,
+  PROVIDER_NAMES,
+  providerName,
+  providerOf,
+} from './payment.entity';
 import { PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_INITIATED } from './payment.events';
 import { recordPayment } from './payment.ledger';
 import type { InitiateMobileMoneyPaymentInput } from './payment.types';
@@ -97,7 +107,7 @@ const sameRequest = (p: MobileMoneyPayment, input: { provider: string; phone: st
 const payload = (p: MobileMoneyPayment) => ({
   payment_id: p.id,
   order_id: p.orderId,
-  provider: p.provider,
+  provider: providerName(p.provider),
   amount: p.amount,
   currency: p.currency,
   purpose_type: p.purposeType ?? null,
@@ -133,7 +143,7 @@ export class MobileMoneyService {
       throw errors.conflict(
         found.state === MobileMoneyState.completed
           ? `Order ${input.orderId} is already paid`
-          : `A payment for order ${input.orderId} is pending (${found.provider}, ${found.amount} ${found.currency}, ${found.phone})`,
+          : `A payment for order ${input.orderId} is pending (${providerName(found.provider)}, ${found.amount} ${found.currency}, ${found.phone})`,
       );
     };
     if (existing) return answerExisting(existing);
@@ -375,9 +385,8 @@ export async function initiateForSupplyOrder(em: EntityManager, request: z.infer
     initiatedBy: null,
   };
   try {
-    const provider = request.provider as MobileMoneyProvider;
-    if (!Object.values(MobileMoneyProvider).includes(provider))
-      throw errors.invalidField('provider', `must be one of: ${Object.values(MobileMoneyProvider).join(', ')}`);
+    const provider = providerOf(request.provider);
+    if (!provider) throw errors.invalidField('provider', `must be one of: ${PROVIDER_NAMES.join(', ')}`);
     const { country } = checkRequest(provider, request.phone, request.amount, request.currency);
     const payment = em.create(MobileMoneyPayment, {
       ...base,
@@ -389,9 +398,7 @@ export async function initiateForSupplyOrder(em: EntityManager, request: z.infer
     return payment;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const provider = Object.values(MobileMoneyProvider).includes(request.provider as MobileMoneyProvider)
-      ? (request.provider as MobileMoneyProvider)
-      : MobileMoneyProvider.mobile_money_a;
+    const provider = providerOf(request.provider) ?? MobileMoneyProvider.mobile_money_a;
     const now = clock.now();
     const payment = em.create(MobileMoneyPayment, {
       ...base,
@@ -404,7 +411,8 @@ export async function initiateForSupplyOrder(em: EntityManager, request: z.infer
     });
     emitEvent(em, 'revenue', PAYMENT_FAILED, {
       ...payload(payment),
-      provider: request.provider,
+      // The provider as asked, when it names none.
+      provider: providerOf(request.provider) ? providerName(provider) : request.provider,
       state: 'failed',
       reason: err.message,
       completed_at: now.toISOString(),

@@ -85,8 +85,27 @@ export enum MobileMoneyProvider {
 registerEnumType(MobileMoneyProvider, {
   name: 'MobileMoneyProvider',
   description:
-    'mobile_money_a: shaped after M-Pesa Daraja STK push (Kenya); mobile_money_b: after MTN MoMo Collections request-to-pay; mobile_money_c: after Airtel Money collections',
+    'mobile_money_a: shaped after M-Pesa Daraja STK push (Kenya); mobile_money_b: after MTN MoMo Collections request-to-pay; ' +
+    'mobile_money_c: after Airtel Money collections. GraphQL enum values cannot hold a hyphen: the REST API, the events and ' +
+    '`MobileMoneyPayment.providerName` write them mobile-money-a, mobile-money-b and mobile-money-c',
 });
+
+/**
+ * A provider as the REST API, the events and the mail name it: `mobile-money-a` (GraphQL enum values cannot hold a
+ * hyphen, so the graph's enum writes `mobile_money_a`).
+ */
+export function providerName(provider: MobileMoneyProvider): string {
+  return provider.replace(/_/g, '-');
+}
+
+/** The provider a name stands for, in either spelling (`mobile-money-a` or `mobile_money_a`); null for none. */
+export function providerOf(name: string): MobileMoneyProvider | null {
+  const id = name.trim().toLowerCase().replace(/-/g, '_');
+  return Object.values(MobileMoneyProvider).find((p) => p === id) ?? null;
+}
+
+/** Every provider by its REST name, for messages. */
+export const PROVIDER_NAMES = Object.values(MobileMoneyProvider).map(providerName);
 
 export enum MobileMoneyState {
   pending = 'pending',

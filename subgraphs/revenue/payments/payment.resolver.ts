@@ -11,7 +11,7 @@ import { Invoice } from '../invoices/invoice.entity';
 import { BilledPatient } from '../invoices/patient-invoices.resolver';
 import { RevenueOrganization } from '../organization';
 import { MobileMoneyService } from './mobile-money.service';
-import { MobileMoneyPayment, Payment } from './payment.entity';
+import { MobileMoneyPayment, Payment, providerName } from './payment.entity';
 import { PaymentService } from './payment.service';
 import { InitiateMobileMoneyPaymentInput, PaymentListArgs, PaymentPage, RecordPaymentInput } from './payment.types';
 
@@ -98,6 +98,14 @@ export class MobileMoneyPaymentResolver {
     @Ctx() ctx: SubgraphContext,
   ) {
     return this.service.status(ctx, orderId);
+  }
+
+  @FieldResolver(() => String, {
+    description:
+      'The provider as the REST API and the events name it: mobile-money-a, mobile-money-b or mobile-money-c (`provider` in the words of the enum)',
+  })
+  providerName(@Root() payment: MobileMoneyPayment): string {
+    return providerName(payment.provider);
   }
 
   @FieldResolver(() => Money, { description: 'How much' })

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { MobileMoneyChannel } from '../../../../shared/adapters/mobile-money';
 import { errors, type FieldIssue } from '../../../../shared/errors';
 import { decimalsOf, toMinor } from '../../../../shared/money';
-import { MobileMoneyProvider, MobileMoneyState } from '../payment.entity';
+import { MobileMoneyProvider, MobileMoneyState, providerName } from '../payment.entity';
 import data from '../data/mobile-money-providers.json';
 
 /** A provider's rules (data/mobile-money-providers.json names their sources). */
@@ -29,24 +29,24 @@ export const SANDBOX_TEST_NUMBERS = data.sandboxTestNumbers;
  */
 export function checkRequest(provider: MobileMoneyProvider, phone: string, amount: string, currency: string): { country: string } {
   const rules = PROVIDERS[provider];
+  const name = providerName(provider);
   const parsed = parsePhoneNumberFromString(phone);
   const country = parsed?.country;
   if (!country || !rules.countries[country]) {
-    throw errors.invalidField('phone', `must be a number of ${Object.keys(rules.countries).join(', ')} for ${provider}`);
+    throw errors.invalidField('phone', `must be a number of ${Object.keys(rules.countries).join(', ')} for ${name}`);
   }
   const local = rules.countries[country];
   const issues: FieldIssue[] = [];
   if (currency !== local.currency) {
-    issues.push({ field: 'currency', message: `must be ${local.currency} for ${provider} numbers of ${country}` });
+    issues.push({ field: 'currency', message: `must be ${local.currency} for ${name} numbers of ${country}` });
     throw errors.validation(issues);
   }
   const minor = toMinor(amount, currency);
   if (minor <= 0n) throw errors.invalidField('amount', 'must be above zero');
   if (rules.wholeUnitsOnly && minor % 10n ** BigInt(decimalsOf(currency)) !== 0n)
-    throw errors.invalidField('amount', `must be a whole number of ${currency} for ${provider}`);
-  if (minor < toMinor(local.min, currency))
-    throw errors.invalidField('amount', `must be at least ${local.min} ${currency} for ${provider}`);
-  if (minor > toMinor(local.max, currency)) throw errors.invalidField('amount', `must be at most ${local.max} ${currency} for ${provider}`);
+    throw errors.invalidField('amount', `must be a whole number of ${currency} for ${name}`);
+  if (minor < toMinor(local.min, currency)) throw errors.invalidField('amount', `must be at least ${local.min} ${currency} for ${name}`);
+  if (minor > toMinor(local.max, currency)) throw errors.invalidField('amount', `must be at most ${local.max} ${currency} for ${name}`);
   return { country };
 }
 
