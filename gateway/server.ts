@@ -7,6 +7,7 @@ import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { config, subgraphUrl } from '../shared/config';
 import { isErrorCode, type ErrorCode } from '../shared/errors';
 import { logger } from '../shared/logger';
+import { rootRequirements, type RootRequirements } from '../shared/requires-permission';
 import type { SubgraphRuntime } from '../shared/subgraph';
 import { internalSupergraph, printPublicSchema, readSupergraph } from './composition';
 import type { GatewayContext } from './context';
@@ -31,6 +32,8 @@ export interface Gateway extends OperationExecutor {
   publicSdl: string;
   /** The manifest of trusted-documents mode (GRAPHQL_TRUSTED_DOCUMENTS), when on. */
   trusted?: TrustedDocuments;
+  /** What root fields require, as the supergraph declares it (`@requiresPermission`), for the adapters. */
+  requirements: RootRequirements;
   /**
    * Runs a prepared operation on the gateway's executor, the same entry point Apollo Server uses, without the
    * per-request parsing, validation and pricing that a prepared operation has already passed. Errors leave
@@ -191,5 +194,14 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     await server.stop();
     await internal.stop();
   };
-  return { server, schema, publicSchema, publicSdl: printPublicSchema(publicSchema), trusted, execute, stop };
+  return {
+    server,
+    schema,
+    publicSchema,
+    publicSdl: printPublicSchema(publicSchema),
+    trusted,
+    requirements: rootRequirements(supergraphSdl),
+    execute,
+    stop,
+  };
 }
