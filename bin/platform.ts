@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import type { GraphQLSchema } from 'graphql';
 import { setSandboxMobileMoneyBaseUrl } from '../shared/adapters/mobile-money';
 import { setSandboxVideoWebhookUrl } from '../shared/adapters/video';
 import { config, subgraphUrl } from '../shared/config';
@@ -76,10 +75,17 @@ export function openApiDocument(routes: CompiledRoute[], publicUrl = config().PU
   });
 }
 
-/** The REST routes compiled against the graph's API schema, as the platform compiles them at start. */
-export function compileRestRoutes(schema: GraphQLSchema, operations = loadOperations(schema)): CompiledRoute[] {
+/**
+ * The REST routes compiled against the graph's API schema, with what its root fields require (permissions),
+ * as the platform compiles them at start.
+ */
+export function compileRestRoutes(
+  gateway: Pick<Gateway, 'schema' | 'requirements'>,
+  operations = loadOperations(gateway.schema),
+): CompiledRoute[] {
   const cfg = config();
-  return compileRoutes(ROUTE_TABLES, schema, operations, { maxCost: cfg.GRAPHQL_MAX_COST, maxDepth: cfg.GRAPHQL_MAX_DEPTH });
+  const limits = { maxCost: cfg.GRAPHQL_MAX_COST, maxDepth: cfg.GRAPHQL_MAX_DEPTH };
+  return compileRoutes(ROUTE_TABLES, gateway.schema, operations, limits, gateway.requirements);
 }
 
 /**
@@ -133,7 +139,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     cleanups.push(['gateway', () => gateway.stop()]);
 
     const operations = loadOperations(gateway.schema);
-    const routes = compileRestRoutes(gateway.schema, operations);
+    const routes = compileRestRoutes(gateway, operations);
     const checks: Record<string, () => Promise<unknown>> = {
       postgres: () => identityOrm.em.getConnection().execute('select 1'),
       redis: () => redis.ping(),

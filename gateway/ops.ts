@@ -11,7 +11,7 @@ import { config } from '../shared/config';
 import { AppError, ERROR_STATUS, errors, isErrorCode } from '../shared/errors';
 import { requirePlatformPermission } from '../shared/permissions';
 import { REPO_ROOT } from '../shared/paths';
-import { openQueue } from '../shared/queues';
+import { DEAD_LETTER_QUEUE, openQueue } from '../shared/queues';
 import { createRedis, type RedisClient } from '../shared/redis';
 import { sendGraphQLError } from '../rest-adapter/envelope';
 import type { Authenticator } from './authenticate';
@@ -65,6 +65,29 @@ const SIGN_IN_DIR = join(REPO_ROOT, 'gateway', 'pages', 'queues');
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/**
+ * The dead letters' queue on the dashboard: a store, which nothing consumes by design (an entry waits there until an
+ * administrator retries or discards it through `/admin/dlq`, which also updates this mirror). bull-board shows a
+ * "No workers" badge, its outage warning, on a queue whose adapter reports an empty list of workers, and none where
+ * the adapter reports no list (`null`: workers do not apply). This adapter reports none, says on the page what the
+ * queue is, and is read-only: a retry here would only park the job in a queue nobody reads.
+ */
+export class StoreQueueAdapter extends BullMQAdapter {
+  override async getWorkers(): Promise<null> {
+    return null;
+  }
+}
+
+const DEAD_LETTERS_DESCRIPTION =
+  'Events that failed every attempt, kept for an administrator. Nothing consumes this queue by design, so it has no ' +
+  'workers: retry or discard an entry through /admin/dlq.';
+
+/** The dashboard's adapter of a platform queue. */
+export function dashboardAdapter(queue: Queue): BullMQAdapter {
+  if (queue.name === DEAD_LETTER_QUEUE) return new StoreQueueAdapter(queue, { readOnlyMode: true, description: DEAD_LETTERS_DESCRIPTION });
+  return new BullMQAdapter(queue);
+}
+
 /** What the dashboard's sign-in needs from the platform: the login operations, run on the gateway. */
 export interface DashboardSignIn {
   gateway: Gateway;
@@ -79,7 +102,7 @@ export interface DashboardSignIn {
 export function queueDashboard(ops: OpsQueues, identity: Authenticator, signIn: DashboardSignIn): Router {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUES_PATH);
-  createBullBoard({ queues: ops.queues.map((q) => new BullMQAdapter(q)), serverAdapter: board });
+  createBullBoard({ queues: ops.queues.map(dashboardAdapter), serverAdapter: board });
   const operation = (name: string) => {
     const op = signIn.operations.get(name);
     if (!op) throw new Error(`operation ${name} is missing`);

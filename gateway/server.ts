@@ -1,12 +1,13 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type ASTVisitor, type GraphQLFormattedError, type GraphQLSchema, type ValidationContext } from 'graphql';
 import type { ExecutionResult, OperationExecutor, PreparedOperation } from '../shared/prepared-operation';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { config, subgraphUrl } from '../shared/config';
 import { isErrorCode, type ErrorCode } from '../shared/errors';
 import { logger } from '../shared/logger';
+import { rootRequirements, type RootRequirements } from '../shared/requires-permission';
 import type { SubgraphRuntime } from '../shared/subgraph';
 import { internalSupergraph, printPublicSchema, readSupergraph } from './composition';
 import type { GatewayContext } from './context';
@@ -31,6 +32,8 @@ export interface Gateway extends OperationExecutor {
   publicSdl: string;
   /** The manifest of trusted-documents mode (GRAPHQL_TRUSTED_DOCUMENTS), when on. */
   trusted?: TrustedDocuments;
+  /** What root fields require, as the supergraph declares it (`@requiresPermission`), for the adapters. */
+  requirements: RootRequirements;
   /**
    * Runs a prepared operation on the gateway's executor, the same entry point Apollo Server uses, without the
    * per-request parsing, validation and pricing that a prepared operation has already passed. Errors leave
@@ -117,6 +120,26 @@ const requireOperation: ApolloServerPlugin<GatewayContext> = {
 };
 
 /**
+ * An operation of a kind the graph has no root type for (today `subscription`: subscriptions are not served yet) is
+ * the request's fault, refused in validation with a 400 VALIDATION_ERROR, as graphql-js 17's KnownOperationTypesRule
+ * does. graphql-js 16 lets it through, and the gateway's query planner then throws: a 500 and a stack trace in the log.
+ * When the graph gains a Subscription type, this lets its operations through by itself.
+ */
+export function knownOperationTypes(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(node) {
+      if (context.getSchema().getRootType(node.operation)) return;
+      const plural = `${node.operation}s`;
+      context.reportError(
+        new GraphQLError(`${plural[0].toUpperCase()}${plural.slice(1)} are not supported: the graph has no ${node.operation} type`, {
+          nodes: node,
+        }),
+      );
+    },
+  };
+}
+
+/**
  * The federated gateway over the checked-in supergraph. With `runtimes`, subgraphs run in this process;
  * without, each is called at its configured URL.
  */
@@ -150,7 +173,7 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     // PERSISTED_QUERY_NOT_FOUND and the client sends the query once with its hash. In trusted-documents mode the
     // store is the manifest, read-only (gateway/trusted-documents.ts).
     persistedQueries: trusted ? { cache: manifestCache(trusted), ttl: null } : {},
-    validationRules: [depthRule(cfg.GRAPHQL_MAX_DEPTH), aliasRule()],
+    validationRules: [knownOperationTypes, depthRule(cfg.GRAPHQL_MAX_DEPTH), aliasRule()],
     // A browser's GET gets the platform's own explorer (gateway/explorer.ts), never Apollo's page from a CDN.
     plugins: [requireOperation, inputRulesPlugin(), costLimitPlugin(cfg.GRAPHQL_MAX_COST), ApolloServerPluginLandingPageDisabled()],
     formatError: formatGatewayError,
@@ -191,5 +214,14 @@ export async function startGateway(runtimes?: Map<string, SubgraphRuntime>): Pro
     await server.stop();
     await internal.stop();
   };
-  return { server, schema, publicSchema, publicSdl: printPublicSchema(publicSchema), trusted, execute, stop };
+  return {
+    server,
+    schema,
+    publicSchema,
+    publicSdl: printPublicSchema(publicSchema),
+    trusted,
+    requirements: rootRequirements(supergraphSdl),
+    execute,
+    stop,
+  };
 }

@@ -12,6 +12,7 @@ import {
 } from 'graphql';
 import { snakeCase } from '../shared/case';
 import { ERROR_STATUS } from '../shared/errors';
+import { PERMISSIONS, PLATFORM_PERMISSIONS } from '../shared/permissions';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/model';
 import { takesIdempotencyKey } from './idempotency';
 import { TEXT_TYPES } from './route';
@@ -57,6 +58,37 @@ const RATE_LIMIT_HEADERS = {
 /** A schema with a description; a `$ref` is wrapped, since OpenAPI 3.0 ignores anything beside a `$ref`. */
 const describe = (schema: Schema, description?: string | null): Schema =>
   !description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description };
+
+/**
+ * Who may call a route restricted by role, as the graph declares it (shared/requires-permission.ts): an extension
+ * for tools (`x-platform-permission` or `x-org-permission`) and a sentence of the description for people.
+ */
+function access(route: CompiledRoute): { extension: Record<string, unknown>; sentence: string } | undefined {
+  const r = route.requirement;
+  if (!r) return undefined;
+  if (r.kind === 'platform') {
+    const roles = [...PLATFORM_PERMISSIONS[r.permission]];
+    return {
+      extension: { 'x-platform-permission': { name: r.permission, roles } },
+      sentence: `Only ${roles.join(', ')} (\`${r.permission}\`): any other caller gets 403, whatever it sends.`,
+    };
+  }
+  const roles = [...PERMISSIONS[r.permission].roles];
+  const where = r.pathParam ? `the organization \`${r.pathParam}\` names` : 'the organization the request names';
+  const early = r.pathParam ? ', whatever it sends' : '';
+  return {
+    extension: { 'x-org-permission': { name: r.permission, roles, organization: r.pathParam ?? null } },
+    sentence:
+      `Needs \`${r.permission}\` in ${where} (${roles.join(', ')}; platform administrators too): ` +
+      `another member gets 403 and an outsider 404${early}.`,
+  };
+}
+
+function description(route: CompiledRoute): string | undefined {
+  const who = access(route)?.sentence;
+  if (!who) return route.description;
+  return route.description ? `${route.description}\n\n${who}` : who;
+}
 
 const pascal = (text: string) =>
   text
@@ -253,7 +285,8 @@ export function buildOpenApi(routes: CompiledRoute[], { info, servers, webhooks 
         ? { 'x-graphql-operation-by': { field: route.operationBy.field, operations: route.operationBy.operations } }
         : {}),
       summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
+      ...(description(route) ? { description: description(route) } : {}),
+      ...access(route)?.extension,
       tags: [route.tag],
       parameters,
       ...(body || route.upload

@@ -11,8 +11,12 @@ export const TEXT_TYPES = ['text/plain', 'text/csv', 'application/hl7-v2', 'x-ap
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who may call a route, for the OpenAPI document. The owning subgraph enforces it. */
-export type Access = 'public' | 'authenticated' | 'admin' | 'super-admin';
+/**
+ * Whether a route needs a signed-in caller (the default) or is public, for the edge's 401 and the OpenAPI document.
+ * The owning subgraph enforces it. Routes only platform roles may call are not marked here: the operation's root
+ * field declares its platform permission in the graph (shared/requires-permission.ts), and the route reads it.
+ */
+export type Access = 'public' | 'authenticated';
 
 export interface RouteSpec {
   method: HttpMethod;

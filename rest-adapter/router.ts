@@ -10,6 +10,7 @@ import {
   Kind,
   typeFromAST,
   validate,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputType,
@@ -22,7 +23,8 @@ import { depthRule, operationCost } from '../shared/graphql-limits';
 import type { OperationExecutor } from '../shared/prepared-operation';
 import { MAX_PAGE_SIZE } from '../shared/model';
 import { camelCase, snakeCase } from '../shared/case';
-import { describeIssues, type ErrorCode, type FieldIssue } from '../shared/errors';
+import { AppError, describeIssues, errors, type ErrorCode, type FieldIssue } from '../shared/errors';
+import { checkRequirement, type RootRequirement, type RootRequirements } from '../shared/requires-permission';
 import { sendData, sendError, sendGraphQLError, userErrorsAsError, type WireUserError } from './envelope';
 import type { OperationDocument } from './operations';
 import type { HttpMethod, OperationBy, RouteSpec, RouteTable } from './route';
@@ -60,7 +62,16 @@ export interface CompiledRoute extends RouteSpec {
   choice?: { type: GraphQLInputType; routes: Map<string, CompiledRoute[]> };
   /** For a route chosen by a value that several operations serve: the ones to try after it. */
   fallbacks?: CompiledRoute[];
+  /**
+   * What the operation's root field requires, as the graph declares it (`@requiresPermission`,
+   * shared/requires-permission.ts): checked before the request's input is read. For an organization permission,
+   * `pathParam` is the path parameter naming the organization; without one (the organization is in the body or the
+   * query) it is left to the subgraph.
+   */
+  requirement?: RouteRequirement;
 }
+
+export type RouteRequirement = RootRequirement & { pathParam?: string };
 
 export function isPageType(type: unknown): type is GraphQLObjectType {
   if (!isObjectType(type)) return false;
@@ -77,7 +88,13 @@ export function payloadRecord(type: unknown): GraphQLField<unknown, unknown> | u
   return others.length === 1 ? others[0] : undefined;
 }
 
-function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: Map<string, OperationDocument>): CompiledRoute {
+function compileRoute(
+  spec: RouteSpec,
+  tag: string,
+  schema: GraphQLSchema,
+  ops: Map<string, OperationDocument>,
+  requirements: RootRequirements,
+): CompiledRoute {
   const op = ops.get(spec.operation);
   const where = `${spec.method} ${spec.path}`;
   if (!op) throw new Error(`${where}: no operation document named ${spec.operation}`);
@@ -134,11 +151,24 @@ function compileRoute(spec: RouteSpec, tag: string, schema: GraphQLSchema, ops: 
     payload: payload?.name,
     shape,
     pathParams,
+    requirement: routeRequirement(rootParent ? requirements.get(`${rootParent.name}.${root.name.value}`) : undefined, root, variables),
     matches: (
       (m) => (path: string) =>
         m(path) !== false
     )(match(spec.path, { decode: decodeURIComponent })),
   };
+}
+
+/** A root field's requirement, with the path parameter that names the organization when it is one's and the path does. */
+function routeRequirement(
+  requirement: RootRequirement | undefined,
+  root: FieldNode,
+  variables: VariablePlan[],
+): RouteRequirement | undefined {
+  if (requirement?.kind !== 'organization') return requirement;
+  const value = root.arguments?.find((a) => a.name.value === requirement.argument)?.value;
+  const fed = value?.kind === Kind.VARIABLE ? variables.find((v) => v.name === value.name.value && v.source === 'path') : undefined;
+  return fed ? { ...requirement, pathParam: fed.wire } : requirement;
 }
 
 /** A renaming plan that keeps the GraphQL names (routes answering a standard's own JSON). */
@@ -186,21 +216,32 @@ export function compileRoutes(
   schema: GraphQLSchema,
   ops: Map<string, OperationDocument>,
   limits: { maxCost: number; maxDepth: number },
+  requirements: RootRequirements = new Map(),
 ): CompiledRoute[] {
   const routes = tables.flatMap((t) =>
     t.routes.map((r) => {
-      const route = compileRoute(r, t.tag, schema, ops);
+      const route = compileRoute(r, t.tag, schema, ops, requirements);
       if (r.upload) {
-        const step = (operation: string) => compileRoute({ ...r, operation, upload: undefined, status: undefined }, t.tag, schema, ops);
+        const step = (operation: string) =>
+          compileRoute({ ...r, operation, upload: undefined, status: undefined }, t.tag, schema, ops, requirements);
         route.uploadOps = { reserve: step(r.upload.reserve), complete: step(r.upload.complete) };
       }
       if (r.operationBy)
         route.choice = compileChoice(
           r,
           r.operationBy,
-          (operation) => compileRoute({ ...r, operation, operationBy: undefined }, t.tag, schema, ops),
+          (operation) => compileRoute({ ...r, operation, operationBy: undefined }, t.tag, schema, ops, requirements),
           schema,
         );
+      // The requirement is checked before the body is read, so before the operation is chosen or the upload starts:
+      // every operation a route may run must require the same.
+      const steps = [
+        ...(route.uploadOps ? [route.uploadOps.reserve, route.uploadOps.complete] : []),
+        ...[...(route.choice?.routes.values() ?? [])].flat(),
+      ];
+      const required = (s: CompiledRoute) => JSON.stringify(s.requirement ?? null);
+      const other = steps.find((s) => required(s) !== required(route));
+      if (other) throw new Error(`${r.method} ${r.path}: ${other.op.name} requires ${required(other)}, ${r.operation} ${required(route)}`);
       return route;
     }),
   );
@@ -340,6 +381,29 @@ export function readVariables(route: CompiledRoute, req: VariableSources, issues
   return variables;
 }
 
+/**
+ * Who before what: an anonymous caller of a route that is not public (401), and a caller without the role the
+ * route's operation declares (403; 404 for an outsider of the organization the path names) are turned away before
+ * the request's input is read, so neither learns from validation messages what the operation takes. The subgraph
+ * checks the same again; this only comes first.
+ */
+export function refusedCaller(route: CompiledRoute, req: Pick<Request, 'viewer' | 'params'>): AppError | undefined {
+  if (!req.viewer && route.access !== 'public') return errors.unauthorized();
+  const requirement = route.requirement;
+  if (!requirement || (requirement.kind === 'organization' && !requirement.pathParam)) return undefined;
+  try {
+    checkRequirement(requirement, req.viewer, () => {
+      // A path segment that is no id answers 404 in its turn, as for any route.
+      const id = String(req.params[requirement.pathParam!]);
+      return idProblem(id) ? undefined : id;
+    });
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  return undefined;
+}
+
 export function contextOf(req: Request): RequestContext {
   return { viewer: req.viewer, requestId: req.id, ip: req.ip, userAgent: req.headers['user-agent'] };
 }
@@ -351,8 +415,8 @@ function handler(route: CompiledRoute, gateway: OperationExecutor) {
     if (typeof req.body === 'string' && !route.textBody) {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON, sent with Content-Type: application/json');
     }
-    // Who before what: an anonymous caller of a route that is not public learns nothing about its input.
-    if (!req.viewer && route.access !== 'public') return sendError(res, 'UNAUTHORIZED', 'Authentication required');
+    const refused = refusedCaller(route, req);
+    if (refused) return sendGraphQLError(res, refused);
     if (idParams.some((p) => idProblem(String(req.params[p])))) return sendError(res, 'NOT_FOUND', 'Resource not found');
     const issues: FieldIssue[] = [];
     const chosen = chooseRoute(route, req, issues);

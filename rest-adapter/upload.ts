@@ -6,7 +6,7 @@ import { describeIssues, type FieldIssue } from '../shared/errors';
 import { logger } from '../shared/logger';
 import type { OperationExecutor } from '../shared/prepared-operation';
 import { sendError, sendGraphQLError } from './envelope';
-import { answer, contextOf, METHODS, readVariables, type CompiledRoute } from './router';
+import { answer, contextOf, METHODS, readVariables, refusedCaller, type CompiledRoute } from './router';
 
 /**
  * Upload routes (a route with `upload`): the body is a file, raw (`Content-Type: audio/wav`) or the first file part
@@ -141,10 +141,11 @@ function handler(route: CompiledRoute, gateway: OperationExecutor) {
 
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      // Who before what, as on every route: an anonymous caller learns nothing about the upload's rules.
-      if (!req.viewer && route.access !== 'public') {
+      // Who before what, as on every route: a caller turned away learns nothing about the upload's rules.
+      const refused = refusedCaller(route, req);
+      if (refused) {
         discardRest(req);
-        return sendError(res, 'UNAUTHORIZED', 'Authentication required');
+        return sendGraphQLError(res, refused);
       }
       if (mediaType(req.headers['content-type']) === 'multipart/form-data') await multipart(req, res);
       else await raw(req, res);

@@ -12,7 +12,7 @@ import { startGateway } from '../gateway/server';
 export async function generateOpenApi(publicUrl?: string): Promise<ReturnType<typeof openApiDocument>> {
   const gateway = await startGateway();
   try {
-    return openApiDocument(compileRestRoutes(gateway.schema), publicUrl);
+    return openApiDocument(compileRestRoutes(gateway), publicUrl);
   } finally {
     await gateway.stop();
   }

@@ -14,6 +14,7 @@ import { errors, issuesFromClassValidator } from './errors';
 import type { ConsumerDefinition, TopicDefinition } from './events';
 import type { LoadedModule, ModuleManifest, ScheduledJob } from './module';
 import { remotePeers, type Peers } from './peers';
+import { REQUIRES_PERMISSION_SDL } from './requires-permission';
 import { PUBLIC_ROOT_FIELDS } from './public';
 import type { Plumbing } from './plumbing';
 import type { Viewer } from './viewer';
@@ -90,7 +91,7 @@ export function defineSubgraph(spec: {
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", ' +
-  'import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
+  'import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@composeDirective"])';
 
 /**
  * Input and argument objects are checked with their class-validator decorators; failures name every field. An
@@ -136,6 +137,7 @@ export async function buildSubgraph(def: SubgraphDefinition): Promise<GraphQLSch
   return buildSubgraphSchema({
     typeDefs: gql`
       ${FEDERATION_LINK}
+      ${REQUIRES_PERMISSION_SDL}
       ${printSchemaWithDirectives(schema)}
     `,
     resolvers: resolvers as never,

@@ -1,4 +1,6 @@
 import { Args, ArgsType, Ctx, Field, ID, Mutation, Resolver, type ClassType } from 'type-graphql';
+import type { PlatformPermission } from './permissions';
+import { RequiresPlatformPermission } from './requires-permission';
 import type { StateMachine } from './state-machine';
 import type { SubgraphContext } from './subgraph';
 
@@ -28,6 +30,8 @@ export interface TransitionFamily<T extends object, A extends string, Arguments 
   args?: ClassType<Arguments>;
   /** The one service method every mutation calls: it loads the record and moves it by `MACHINE.next(current, action)`. */
   run: (ctx: SubgraphContext, args: Arguments, action: A) => Promise<T>;
+  /** The platform permission every mutation needs, for families only platform roles move (shared/requires-permission.ts). */
+  permission?: PlatformPermission;
 }
 
 /**
@@ -47,11 +51,9 @@ export function transitionResolver<T extends object, A extends string, Arguments
     prototype[mutation.name] = (args: Arguments, ctx: SubgraphContext) => family.run(ctx, args, action);
     Args(() => argsType)(prototype, mutation.name, 0);
     Ctx()(prototype, mutation.name, 1);
-    Mutation(family.type, { description: mutation.description })(
-      prototype,
-      mutation.name,
-      Object.getOwnPropertyDescriptor(prototype, mutation.name)!,
-    );
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, mutation.name)!;
+    Mutation(family.type, { description: mutation.description })(prototype, mutation.name, descriptor);
+    if (family.permission) RequiresPlatformPermission(family.permission)(prototype, mutation.name, descriptor);
   }
   Object.defineProperty(Transitions, 'name', {
     value: `${family.machine.name.replace(/\W+(\w)?/g, (_, c: string) => c?.toUpperCase() ?? '')}Transitions`,

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { ORG_ROLES, PERMISSIONS, PLATFORM_PERMISSIONS, type Permission, type PlatformPermission } from '../shared/permissions';
+import { forgetUser } from '../subgraphs/org/users/identity';
+import { User } from '../subgraphs/org/users/user.entity';
 import { signInAdmin, signUp, startApp, type Api, type TestApp } from './support/app';
-import { clinic, type Clinic } from './support/clinic';
+import { clinic, outsider, type Clinic } from './support/clinic';
+import { addMember } from './support/org';
 
 /**
  * Walks every route of the OpenAPI document with inputs a careless or hostile client sends — text with a NUL byte or
@@ -264,5 +268,151 @@ describe('authentication before validation', () => {
     const { PUBLIC_ROOT_FIELDS } = await import('../shared/public.js');
     const publicOps = app.platform.routes.filter((r) => r.access === 'public').map((r) => r.rootKey);
     expect([...new Set(publicOps)].filter((f) => !PUBLIC_ROOT_FIELDS.has(f))).toEqual([]);
+  });
+});
+
+describe('permission before validation', () => {
+  interface Restricted {
+    method: string;
+    path: string;
+    kind: 'platform' | 'organization';
+    permission: string;
+    roles: string[];
+    /** For an organization permission: the path parameter naming the organization, or null (it is in the input). */
+    organization: string | null;
+  }
+
+  /** Every route the OpenAPI document marks as restricted by role, as the graph declares it. */
+  async function restricted(): Promise<Restricted[]> {
+    const doc = (await app.api.get('/api/openapi.json')).body;
+    return Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item).flatMap(([method, op]) => {
+        const platform = op['x-platform-permission'];
+        const org = op['x-org-permission'];
+        if (!platform && !org) return [];
+        const { name, roles, organization = null } = platform ?? org;
+        return [
+          { method: method.toUpperCase(), path, kind: platform ? 'platform' : 'organization', permission: name, roles, organization },
+        ];
+      }),
+    );
+  }
+
+  const bodiesFor = (method: string) => (method === 'GET' || method === 'DELETE' ? [undefined] : [{}, { bad: NUL }, []]);
+
+  it('names the permission and its roles on every route restricted by role', async () => {
+    const routes = await restricted();
+    const named = (kind: Restricted['kind']) => routes.filter((r) => r.kind === kind).map((r) => `${r.method} ${r.path}`);
+    expect(named('platform')).toEqual(
+      expect.arrayContaining([
+        'POST /api/mpi/matches/{id}/unlink',
+        'POST /api/marketplace/catalog/sync',
+        'POST /api/cds/drug-interactions',
+        'GET /api/admin/health',
+        'GET /admin/dlq',
+      ]),
+    );
+    expect(named('organization')).toEqual(
+      expect.arrayContaining(['POST /api/organizations/{org_id}/rooms', 'POST /api/organizations/{org_id}/invoices']),
+    );
+    for (const r of routes) {
+      expect(r.roles).toEqual(
+        r.kind === 'platform' ? PLATFORM_PERMISSIONS[r.permission as PlatformPermission] : PERMISSIONS[r.permission as Permission].roles,
+      );
+    }
+    // Routes open to every signed-in caller carry no such mark.
+    expect(named('platform')).not.toContain('GET /api/cds/drug-interactions');
+    expect(named('platform')).not.toContain('POST /api/cds/drug-interactions/check');
+  });
+
+  it('answers a caller without the platform role 403 on every route that needs one, whatever the body and the path ids', async () => {
+    const routes = (await restricted()).filter((r) => r.kind === 'platform');
+    expect(routes.length).toBeGreaterThan(20);
+    const patient = (await signUp(app.api)).api;
+    // An application administrator holds most platform permissions, not those of SUPER:ADMIN alone.
+    const appAdmin = await signUp(app.api);
+    await app.em('org').nativeUpdate(User, { id: appAdmin.user.id }, { roles: ['APP:ADMIN'] });
+    await forgetUser(appAdmin.user.id);
+    const callers: [string, Api, string[]][] = [
+      ['a patient', patient, []],
+      ["a clinic's doctor", c.doctor.api, []],
+      ['an APP:ADMIN', appAdmin.api, ['APP:ADMIN']],
+    ];
+    const wrong: string[] = [];
+    let probes = 0;
+    for (const r of routes) {
+      for (const [who, api, roles] of callers) {
+        if (roles.some((role) => r.roles.includes(role))) continue;
+        const url = r.path.replace(/\{[^}]+\}/g, 'not-an-id');
+        for (const body of bodiesFor(r.method)) {
+          probes++;
+          const res = await api.request(r.method, url, body);
+          if (res.status !== 403 || res.body.error?.code !== 'FORBIDDEN') {
+            wrong.push(`${who}: ${r.method} ${r.path} ${JSON.stringify(body) ?? ''} -> ${res.status} ${res.text.slice(0, 120)}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(probes).toBeGreaterThan(routes.length * 2);
+  });
+
+  it('answers a member without the role 403 and an outsider 404 where the path names the organization, whatever the body', async () => {
+    const routes = (await restricted()).filter((r) => r.kind === 'organization' && r.organization);
+    expect(routes.length).toBeGreaterThan(10);
+    // One member of the clinic per role, made when a route needs a role its permission leaves out.
+    const members = new Map<string, Promise<Api>>();
+    const memberWith = (role: string) => {
+      if (!members.has(role)) {
+        members.set(
+          role,
+          signUp(app.api).then(async (m) => {
+            await addMember(app, c.orgId, m.user.id, role);
+            return m.api;
+          }),
+        );
+      }
+      return members.get(role)!;
+    };
+    const stranger = await outsider(app);
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const role = ORG_ROLES.find((x) => !r.roles.includes(x));
+      const url = r.path.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === r.organization ? c.orgId : 'not-an-id'));
+      const callers: [string, Api, number][] = [
+        ...(role ? [[`an ${role}`, await memberWith(role), 403] as [string, Api, number]] : []),
+        ['an outsider', stranger.api, 404],
+      ];
+      for (const [who, api, status] of callers) {
+        for (const body of bodiesFor(r.method)) {
+          const res = await api.request(r.method, url, body);
+          if (res.status !== status)
+            wrong.push(`${who}: ${r.method} ${r.path} ${JSON.stringify(body) ?? ''} -> ${res.status} ${res.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('does the same in GraphQL: a caller without the role gets FORBIDDEN, not the rules of the input', async () => {
+    const patient = (await signUp(app.api)).api;
+    const unlink = 'mutation($id: ID!, $i: UnlinkPatientsInput!) { unlinkPatients(id: $id, input: $i) { id } }';
+    const res = await patient.graphql(unlink, { id: randomUUID(), i: { reason: ' ' } });
+    expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const upsert = 'mutation($i: UpsertDrugInteractionInput!) { upsertDrugInteraction(input: $i) { created } }';
+    const rule = { drugA: ' ', drugB: 'x'.repeat(500), severity: 'major', description: '', recommendation: '', source: '' };
+    expect((await c.doctor.api.graphql(upsert, { i: rule })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    // A nurse may not create rooms: told so, rather than which of the room's fields are wrong.
+    const room =
+      'mutation($o: ID!, $i: CreateRoomInput!) { createRoom(organizationId: $o, input: $i) { room { id } userErrors { field } } }';
+    const refused = await c.nurse.api.graphql(room, { o: c.orgId, i: { name: ' ', capacity: -1 } });
+    expect(refused.body.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+    // Those who may get the input's rules, as before (signed in afresh: the walk above may have ended other sessions).
+    const administrator = await signInAdmin(app.api);
+    expect((await administrator.graphql(unlink, { id: randomUUID(), i: { reason: ' ' } })).body.errors[0].extensions.code).toBe(
+      'VALIDATION_ERROR',
+    );
+    const allowed = await administrator.graphql(room, { o: c.orgId, i: { name: ' ', capacity: -1 } });
+    expect(allowed.body.data.createRoom.userErrors.length).toBeGreaterThan(0);
   });
 });

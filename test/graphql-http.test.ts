@@ -1,4 +1,5 @@
 import { ERROR_STATUS } from '../shared/errors';
+import { logger } from '../shared/logger';
 import { signUp, startApp, type ApiResponse, type SignedUp, type TestApp } from './support/app';
 
 let app: TestApp;
@@ -148,6 +149,55 @@ describe('operations the request gets wrong', () => {
     const deepSpread = await user.api.graphql(spread);
     expectGraphQLError(deepSpread, 400, 'QUERY_TOO_DEEP', /exceeds maximum operation depth of 10/);
     expect(deepSpread.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 10, actual: 41 });
+  });
+});
+
+describe('every kind of operation', () => {
+  const SUBSCRIPTIONS = /Subscriptions are not supported: the graph has no subscription type/;
+  /** A document, the operation picked, and the answer a signed-in caller gets: a status, or an error code and message. */
+  const CASES: [string, string | undefined, number | [number, string, RegExp]][] = [
+    ['query Q { me { id } }', undefined, 200],
+    ['query Q { me { id } }', 'Q', 200],
+    ['{ __typename }', undefined, 200],
+    ['mutation M { __typename }', undefined, 200],
+    ['subscription { __typename }', undefined, [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['subscription S { me { id } }', 'S', [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['subscription S($id: ID!) { onAnything(id: $id) { id } }', undefined, [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['subscription { ...F } fragment F on Subscription { x }', undefined, [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['query A { __typename } mutation B { __typename }', 'A', 200],
+    ['query A { __typename } mutation B { __typename }', 'B', 200],
+    ['query A { __typename } mutation B { __typename }', undefined, [400, 'VALIDATION_ERROR', /operation name/]],
+    // A document holding a subscription is refused whole, whichever operation is picked (as graphql-js 17 does).
+    ['query A { __typename } subscription C { __typename }', 'A', [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['query A { __typename } subscription C { __typename }', 'C', [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['query A { __typename } subscription C { __typename }', undefined, [400, 'VALIDATION_ERROR', SUBSCRIPTIONS]],
+    ['{ __typename } subscription { __typename }', undefined, [400, 'VALIDATION_ERROR', /anonymous operation/]],
+  ];
+
+  it.each(CASES)('answers %s (operation %s) without a 5xx, as expected', async (query, operationName, expected) => {
+    const res = await user.api.post('/graphql', { query, operationName });
+    if (typeof expected === 'number') {
+      expect({ status: res.status, errors: res.body.errors }).toEqual({ status: expected, errors: undefined });
+    } else {
+      expectGraphQLError(res, ...expected);
+    }
+  });
+
+  it('refuses a subscription with 400 whoever sends it and however, and logs no error', async () => {
+    const errors: unknown[] = [];
+    const spy = jest.spyOn(logger, 'error').mockImplementation(((...args: unknown[]) => void errors.push(args)) as never);
+    try {
+      const query = 'subscription OnVitals { __typename }';
+      for (const api of [app.api.as(undefined), user.api]) {
+        expectGraphQLError(await api.graphql(query), 400, 'VALIDATION_ERROR', SUBSCRIPTIONS);
+        expectGraphQLError(await api.get(`/graphql?${new URLSearchParams({ query })}`), 400, 'VALIDATION_ERROR', SUBSCRIPTIONS);
+        const persisted = await api.post('/graphql', { query: 'subscription { me { id } }', extensions: {} });
+        expectGraphQLError(persisted, 400, 'VALIDATION_ERROR', SUBSCRIPTIONS);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors).toEqual([]);
   });
 });
 

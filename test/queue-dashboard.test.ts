@@ -156,3 +156,39 @@ describe('queue dashboard sign-in', () => {
     });
   });
 });
+
+describe('the dead letters on the dashboard', () => {
+  /** This platform runs no workers: every consumed queue shows bull-board's outage badge, which is right for them. */
+  it('reports the dead-letters queue as a store without workers, not as a queue nobody consumes', async () => {
+    const res = await app.api.as(adminToken).get('/admin/queues/api/queues');
+    expect(res.status).toBe(200);
+    const queue = (name: string) => res.body.queues.find((q: { name: string }) => q.name === name);
+    expect(queue('events').hasWorkers).toBe(false);
+    expect(queue('dead-letters')).toMatchObject({
+      hasWorkers: null,
+      readOnlyMode: true,
+      description: expect.stringMatching(/Nothing consumes this queue by design.*\/admin\/dlq/),
+    });
+  });
+
+  browserIt('shows no "No workers" badge on the dead-letters queue, and says why it has none', async () => {
+    await withPage(app.url, async ({ page }) => {
+      await page.goto(`${app.url}/admin/queues`);
+      await page.getByLabel('Email').fill(ADMIN.email);
+      await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.url}/admin/queues`);
+      const card = (name: string) => page.locator('main li').filter({ has: page.locator(`a[title="${name}"]`) });
+      // The badge is there for a queue that should have workers and has none; the cards render together.
+      await card('events').getByText('No workers', { exact: true }).waitFor({ timeout: 15_000 });
+      await card('dead-letters').waitFor();
+      expect(await card('dead-letters').getByText('No workers', { exact: true }).count()).toBe(0);
+      await page.goto(`${app.url}/admin/queues/queue/dead-letters`);
+      await page
+        .getByText(/Nothing consumes this queue by design, so it has no workers/)
+        .first()
+        .waitFor({ timeout: 15_000 });
+      expect(await page.getByText('No workers', { exact: true }).count()).toBe(0);
+    });
+  });
+});

@@ -6,7 +6,6 @@ export default defineRoutes('Auth and admin', [
     path: '/api/admin/users',
     operation: 'AdminUsers',
     summary: 'List all users; filter by `role`, `status`, `search` (Super Admin)',
-    access: 'super-admin',
   },
   {
     method: 'PATCH',
@@ -20,13 +19,11 @@ export default defineRoutes('Auth and admin', [
     },
     summary: 'Update user status (`active` or `suspended`, optional `reason`) (Super Admin)',
     description: 'Suspending a user ends their sessions and rejects their tokens and their API keys at once.',
-    access: 'super-admin',
   },
   {
     method: 'GET',
     path: '/api/admin/health',
     operation: 'SystemHealth',
     summary: 'System health: PostgreSQL, Redis and queues, each with latency (Super Admin)',
-    access: 'super-admin',
   },
 ]);

@@ -43,7 +43,6 @@ export default defineRoutes('AI', [
     summary:
       'Register an external model: `name`, `version`, `task`, `runtime` (kserve_v2, openai), `endpoint`, `validation_reference`, `timeout_ms`, `api_key`',
     status: 201,
-    access: 'admin',
   },
   {
     method: 'GET',

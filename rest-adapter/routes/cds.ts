@@ -16,7 +16,6 @@ export default defineRoutes('Decision support', [
     summary:
       'Add an interaction rule or replace the rule of the same pair (`drug_a`, `drug_b`, `severity`, `description`, `recommendation`, `source`); the next check uses it',
     status: 201,
-    access: 'admin',
   },
   {
     method: 'GET',

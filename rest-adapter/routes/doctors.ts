@@ -14,7 +14,6 @@ export default defineRoutes('Doctors', [
     path: '/api/doctors/pending',
     operation: 'PendingDoctors',
     summary: 'List profiles waiting for verification, newest first',
-    access: 'admin',
   },
   {
     method: 'POST',
@@ -47,7 +46,6 @@ export default defineRoutes('Doctors', [
       status: { to: 'decision', value: (v) => ({ approved: 'approve', rejected: 'reject' })[String(v)] ?? v },
       approved: { to: 'decision', value: (v) => (v === true ? 'approve' : v === false ? 'reject' : v) },
     },
-    access: 'admin',
   },
   {
     method: 'POST',

@@ -16,7 +16,6 @@ export default defineRoutes('Supply marketplace: catalogue, inventory and purcha
     description:
       'JSON `{ supplier_id, products: [...] }` or `{ supplier_id, csv: "..." }`, or a `text/csv` body with `?supplier_id=`. ' +
       'Answers counts of created, updated, unchanged and rejected rows, and every row with its reasons; a bad row never stops the others.',
-    access: 'admin',
     textBody: 'csv',
   },
   {

@@ -35,7 +35,6 @@ export default defineRoutes('Organizations', [
     },
     summary: 'Activate, suspend or close an organization (`status`, `reason`); platform administrators',
     description: 'Closed is final: a closed organization cannot be reopened (409).',
-    access: 'admin',
   },
   {
     method: 'GET',

@@ -6,7 +6,6 @@ export default defineRoutes('Public health', [
     path: '/api/public-health/dashboard',
     operation: 'PublicHealthDashboard',
     summary: 'Notifiable cases by disease, week, organization and classification (`from`, `to`, `disease_code`, `organization_id`)',
-    access: 'admin',
   },
   {
     method: 'POST',
@@ -37,14 +36,12 @@ export default defineRoutes('Public health', [
     operation: 'ReportsysExport',
     summary:
       'Case counts of a `period` (DHIS2 syntax: 2026W47, 202611) as DHIS2 dataValueSets, one per org unit (`organization_id` for one)',
-    access: 'admin',
   },
   {
     method: 'POST',
     path: '/api/public-health/reportsys-export',
     operation: 'ReportsysExport',
     summary: 'The same export, with `period` and `organization_id` in the body',
-    access: 'admin',
   },
   {
     method: 'POST',
@@ -52,7 +49,6 @@ export default defineRoutes('Public health', [
     operation: 'PushReportsys',
     summary:
       'Post the case counts of a `period` to the aggregate reporting system and keep its import summaries; the same period again updates',
-    access: 'admin',
   },
   {
     method: 'GET',

@@ -21,13 +21,11 @@ export default defineRoutes('Surveillance', [
     operation: 'PushSurveillanceReportsys',
     summary:
       'Post the syndrome counts of a `period` (DHIS2 syntax) to the aggregate reporting system and keep its import summaries; the same period again updates',
-    access: 'admin',
   },
   {
     method: 'GET',
     path: '/api/surveillance/export/reportsys',
     operation: 'SurveillanceReportsysExport',
     summary: 'The syndrome counts of a `period` as DHIS2 dataValueSets, without sending them',
-    access: 'admin',
   },
 ]);

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
@@ -80,6 +81,7 @@ export class AiResolver {
 export class AiModelResolver {
   private readonly service = new ModelRegistryService();
 
+  @RequiresPlatformPermission('ai:models')
   @PayloadMutation(CreateAiModelPayload, {
     description:
       'Register an external model (SUPER:ADMIN, APP:ADMIN); a bad field or a name and version already registered is a user error',

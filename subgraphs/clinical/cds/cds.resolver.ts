@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireViewer } from '../../../shared/permissions';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { loadPatient } from '../access/patient-access';
@@ -48,6 +49,7 @@ export class DrugInteractionResolver {
     return this.service.check(ctx, input);
   }
 
+  @RequiresPlatformPermission('cds:knowledge')
   @Mutation(() => DrugInteractionUpsert, {
     description: 'Add an interaction rule, or replace the rule of the same pair (SUPER:ADMIN, APP:ADMIN); the next check uses it',
   })

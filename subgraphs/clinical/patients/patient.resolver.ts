@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { Patient } from './patient.entity';
@@ -61,6 +62,7 @@ export class PatientResolver {
     return this.service.listForOrganization(ctx, organizationId, args);
   }
 
+  @RequiresOrgPermission('patients:write')
   @PayloadMutation(CreateOrganizationPatientPayload, {
     description:
       'Create a patient of an organization; assigns a medical record number when none is given; a bad field or a number taken is a user error',

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { errors } from '../../../shared/errors';
 import { PageArgs, paginate } from '../../../shared/model';
-import { requirePlatformPermission } from '../../../shared/permissions';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { loadPatient } from '../access/patient-access';
@@ -91,6 +91,7 @@ export class PublicHealthResolver {
     };
   }
 
+  @RequiresPlatformPermission('public-health')
   @Query(() => PublicHealthDashboard, {
     description: 'Notifiable cases by disease, week, organization and classification (public health administrators)',
   })
@@ -98,6 +99,7 @@ export class PublicHealthResolver {
     return this.cases.dashboard(ctx, args);
   }
 
+  @RequiresPlatformPermission('public-health')
   @Query(() => ReportsysExport, {
     description: 'Notifiable case counts of a period as DHIS2 dataValueSets, from the reporting mapping (public health administrators)',
   })
@@ -105,6 +107,7 @@ export class PublicHealthResolver {
     return caseReport(ctx, args);
   }
 
+  @RequiresPlatformPermission('public-health')
   @Mutation(() => ReportsysPushResult, {
     description:
       'Post the case counts of a period to the aggregate reporting system and keep its import summary; the same period again updates',
@@ -114,11 +117,11 @@ export class PublicHealthResolver {
     return pushReport(ctx, report);
   }
 
+  @RequiresPlatformPermission('public-health')
   @Query(() => ReportsysSubmissionPage, {
     description: 'What was pushed to the aggregate reporting system, latest first (public health administrators)',
   })
   reportsysSubmissions(@Args() args: SubmissionListArgs, @Ctx() ctx: SubgraphContext) {
-    requirePlatformPermission(ctx.viewer, 'public-health');
     return paginate(
       ctx.em,
       ReportsysSubmission,

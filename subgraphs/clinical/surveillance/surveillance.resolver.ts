@@ -1,6 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { errors } from '../../../shared/errors';
 import { PageArgs } from '../../../shared/model';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { ReportsysArgs, ReportsysExport, ReportsysPushResult } from '../public-health/case.types';
@@ -40,11 +41,13 @@ export class SurveillanceResolver {
     return this.service.counts(ctx, args);
   }
 
+  @RequiresPlatformPermission('public-health')
   @Query(() => ReportsysExport, { description: 'Syndrome counts of a period as DHIS2 dataValueSets (public health administrators)' })
   surveillanceReportsysExport(@Args() args: ReportsysArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.report(ctx, args);
   }
 
+  @RequiresPlatformPermission('public-health')
   @Mutation(() => ReportsysPushResult, {
     description:
       'Post the syndrome counts of a period to the aggregate reporting system and keep its import summary; the same period again updates',

@@ -1,4 +1,5 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { transitionResolver } from '../../../shared/transitions';
 import { USER_ACCOUNT, User } from '../users/user.entity';
@@ -9,11 +10,13 @@ import { SecurityEventArgs, SecurityEventPage, SystemHealth, UserListArgs, UserP
 export class AdminResolver {
   private readonly service = new AdminService();
 
+  @RequiresPlatformPermission('admin:users')
   @Query(() => UserPage, { description: 'All users (SUPER:ADMIN)' })
   adminUsers(@Args() args: UserListArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.listUsers(ctx, args);
   }
 
+  @RequiresPlatformPermission('admin:health')
   @Query(() => SystemHealth, { description: 'PostgreSQL, Redis and queues, each with latency (SUPER:ADMIN)' })
   systemHealth(@Ctx() ctx: SubgraphContext) {
     return this.service.health(ctx);
@@ -31,6 +34,7 @@ export const UserAccountTransitionResolver = transitionResolver({
   machine: USER_ACCOUNT,
   args: UserTransitionArgs,
   run: (ctx, args, action) => new AdminService().transition(ctx, args, action),
+  permission: 'admin:users',
   mutations: {
     activate: { name: 'activateUser', description: 'Let a suspended account sign in again (SUPER:ADMIN); an active one stays as it is' },
     suspend: {

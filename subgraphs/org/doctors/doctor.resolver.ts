@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { Public } from '../../../shared/public';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
@@ -42,6 +43,7 @@ export class DoctorResolver {
     return this.service.mine(ctx);
   }
 
+  @RequiresPlatformPermission('admin:doctors')
   @Query(() => DoctorPage, { description: 'Profiles waiting for verification, newest first (admin:doctors)' })
   pendingDoctors(@Args() args: PageArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.pending(ctx, args);
@@ -79,6 +81,7 @@ export class DoctorResolver {
     return this.service.update(ctx, id, input);
   }
 
+  @RequiresPlatformPermission('admin:doctors')
   @Mutation(() => DoctorProfile, { description: 'Approve or reject a pending profile (admin:doctors)' })
   verifyDoctor(
     @Arg('id', () => ID, { description: 'The doctor profile' }) id: string,

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { ref } from '../../../shared/refs';
 import { OrgPatient } from '../patient';
 import { ConnectionArgs } from '../../../shared/connection';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { Organization } from '../organizations/organization.entity';
@@ -30,6 +31,7 @@ export class RoomResolver {
   private readonly service = new RoomService();
   private readonly admissionService = new AdmissionService();
 
+  @RequiresOrgPermission('rooms:write', { hiddenAs: 'Room' })
   @PayloadMutation(CreateRoomPayload, { description: 'Create a room or ward (rooms:write); a bad field or a name taken is a user error' })
   createRoom(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -60,6 +62,7 @@ export class RoomResolver {
     return this.service.get(ctx, organizationId, id);
   }
 
+  @RequiresOrgPermission('rooms:write', { hiddenAs: 'Room' })
   @PayloadMutation(UpdateRoomPayload, {
     description:
       'Change a room: name, type, capacity (not below its patients), status, ...; a bad field, a name taken, a capacity below its patients or closing it with patients in is a user error',
@@ -97,6 +100,7 @@ export class AdmissionResolver {
   private readonly service = new AdmissionService();
   private readonly rooms = new RoomService();
 
+  @RequiresOrgPermission('admissions:write', { hiddenAs: 'Admission' })
   @PayloadMutation(AdmitPatientPayload, {
     description:
       'Admit a patient into a room with a free bed (admissions:write); a bad field, a room full or closed or a patient already admitted is a user error',
@@ -109,6 +113,7 @@ export class AdmissionResolver {
     return this.service.admit(ctx, organizationId, input);
   }
 
+  @RequiresOrgPermission('admissions:read', { hiddenAs: 'Admission' })
   @Query(() => AdmissionPage, { description: "An organization's admissions, newest first (admissions:read)" })
   organizationAdmissions(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -118,6 +123,7 @@ export class AdmissionResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
+  @RequiresOrgPermission('admissions:read', { hiddenAs: 'Admission' })
   @Query(() => Admission, {
     nullable: true,
     description: "An admission of the organization's; NOT_FOUND when missing or another organization's",
@@ -130,6 +136,7 @@ export class AdmissionResolver {
     return this.service.get(ctx, organizationId, id);
   }
 
+  @RequiresOrgPermission('admissions:write', { hiddenAs: 'Admission' })
   @Mutation(() => Admission, { description: 'Discharge an admitted patient' })
   dischargeAdmission(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -140,6 +147,7 @@ export class AdmissionResolver {
     return this.service.discharge(ctx, organizationId, id, input);
   }
 
+  @RequiresOrgPermission('admissions:write', { hiddenAs: 'Admission' })
   @PayloadMutation(TransferAdmissionPayload, {
     description:
       'Move an admitted patient to another room with a free bed; a bad field, the same room, a room full or closed or an admission no longer admitted is a user error',

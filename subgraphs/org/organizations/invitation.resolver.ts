@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { InvitationStatus, OrganizationInvitation, invitationStatus } from './invitation.entity';
@@ -17,6 +18,7 @@ import { OrganizationService } from './organization.service';
 export class InvitationResolver {
   private readonly service = new InvitationService();
 
+  @RequiresOrgPermission('members:manage')
   @PayloadMutation(SendInvitationPayload, {
     description:
       'Invite someone by email to join with a role (members:manage); the token goes by mail. A member already or an invitation pending is a user error',
@@ -29,6 +31,7 @@ export class InvitationResolver {
     return this.service.send(ctx, organizationId, input);
   }
 
+  @RequiresOrgPermission('members:manage')
   @Query(() => OrganizationInvitationPage, { description: "An organization's invitations, newest first (members:manage)" })
   organizationInvitations(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -38,6 +41,7 @@ export class InvitationResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
+  @RequiresOrgPermission('members:manage')
   @Mutation(() => OrganizationInvitation, { description: 'Revoke a pending invitation (members:manage)' })
   revokeInvitation(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { can } from '../../../shared/permissions';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { User } from '../users/user.entity';
 import { visibleUser } from '../users/user.resolver';
@@ -33,6 +34,7 @@ export class MemberResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
+  @RequiresOrgPermission('members:manage')
   @Mutation(() => OrganizationMember, { description: "Change a member's role (members:manage); the last ORG:ADMIN stays" })
   updateMemberRole(@Args() args: MemberRoleArgs, @Ctx() ctx: SubgraphContext) {
     return this.service.changeRole(ctx, args);

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { transitionResolver } from '../../../shared/transitions';
 import { membershipRole, membershipRoles } from '../../../shared/viewer';
@@ -19,6 +20,7 @@ export const OrganizationTransitionResolver = transitionResolver({
   machine: ORGANIZATION,
   args: OrganizationTransitionArgs,
   run: (ctx, args, action) => new OrganizationService().transition(ctx, args, action),
+  permission: 'admin:organizations',
   mutations: {
     activate: {
       name: 'activateOrganization',
@@ -56,6 +58,7 @@ export class OrganizationResolver {
     return this.service.get(ctx, id);
   }
 
+  @RequiresOrgPermission('organizations:update', { organization: 'id' })
   @Mutation(() => Organization, { description: "Change an organization's details (its administrators)" })
   updateOrganization(
     @Arg('id', () => ID, { description: 'The organization' }) id: string,

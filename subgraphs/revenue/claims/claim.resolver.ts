@@ -3,6 +3,7 @@ import { byIds } from '../../../shared/model';
 import { Money } from '../../../shared/money';
 import { can } from '../../../shared/permissions';
 import { ref } from '../../../shared/refs';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { InsurancePlan, InsurancePolicy, Payer } from '../insurance/insurance.entity';
 import { payerLoader, planLoader } from '../insurance/insurance.resolver';
@@ -50,6 +51,7 @@ export class ClaimResolver {
     return this.service.get(ctx, id);
   }
 
+  @RequiresOrgPermission('claims:read')
   @Query(() => ClaimPage, { description: "An organization's insurance claims, newest first (claims:read)" })
   organizationClaims(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -68,6 +70,7 @@ export class ClaimResolver {
     return this.service.create(ctx, organizationId, input);
   }
 
+  @RequiresOrgPermission('claims:write')
   @Mutation(() => Claim, { description: 'File a claim for an organization in one step: created and submitted to the payer (claims:write)' })
   fileOrganizationClaim(
     @Arg('organizationId', () => ID, { description: 'The provider organization billing the payer' }) organizationId: string,

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, Directive, Field, FieldResolver, ID, Int, Mutation, Obj
 import { clock } from '../../../shared/clock';
 import { byIds } from '../../../shared/model';
 import { Decimal, Money } from '../../../shared/money';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
@@ -52,6 +53,7 @@ export class PayerResolver {
     return this.service.payers(ctx, args);
   }
 
+  @RequiresPlatformPermission('admin:insurance')
   @PayloadMutation(CreatePayerPayload, {
     description: 'Add a payer (insurer) to the marketplace; platform administrators; a bad field or a code taken is a user error',
   })
@@ -74,6 +76,7 @@ export class InsurancePlanResolver {
     return this.service.plan(ctx, id);
   }
 
+  @RequiresPlatformPermission('admin:insurance')
   @Mutation(() => InsurancePlan, { description: 'Put a plan on sale; platform administrators' })
   createInsurancePlan(@Arg('input', { description: 'The plan' }) input: CreateInsurancePlanInput, @Ctx() ctx: SubgraphContext) {
     return this.service.createPlan(ctx, input);

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { byIds, PageArgs } from '../../../shared/model';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import { ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { RevenueOrganization } from '../organization';
@@ -53,6 +54,7 @@ export class ProductResolver {
     return this.service.get(ctx, id);
   }
 
+  @RequiresPlatformPermission('marketplace:catalog')
   @Mutation(() => CatalogSyncResult, {
     description: "Upsert a supplier's catalogue by SKU from JSON rows or CSV (platform administrators); answers every row's outcome",
   })

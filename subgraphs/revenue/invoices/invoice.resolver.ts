@@ -3,6 +3,7 @@ import { fromMinor, moneyField } from '../../../shared/money';
 import { ref } from '../../../shared/refs';
 import { RevenueOrganization } from '../organization';
 import { BilledPatient } from './patient-invoices.resolver';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Invoice, InvoiceLine } from './invoice.entity';
 import { amountDue, InvoiceService } from './invoice.service';
@@ -18,6 +19,7 @@ moneyField(Invoice, 'amountDue', {
 export class InvoiceResolver {
   private readonly service = new InvoiceService();
 
+  @RequiresOrgPermission('invoices:write')
   @Mutation(() => Invoice, {
     description: 'Create a draft invoice for an organization (invoices:write): lines with discounts and tax, totals computed exactly',
   })
@@ -29,6 +31,7 @@ export class InvoiceResolver {
     return this.service.create(ctx, organizationId, input);
   }
 
+  @RequiresOrgPermission('invoices:read')
   @Query(() => InvoicePage, { description: "An organization's invoices, newest first (invoices:read)" })
   organizationInvoices(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,

@@ -3,6 +3,7 @@ import { byIds } from '../../../shared/model';
 import { Money } from '../../../shared/money';
 import { can } from '../../../shared/permissions';
 import { ref } from '../../../shared/refs';
+import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { Claim } from '../claims/claim.entity';
 import { readableClaim } from '../claims/claim.resolver';
@@ -19,6 +20,7 @@ import { InitiateMobileMoneyPaymentInput, PaymentListArgs, PaymentPage, RecordPa
 export class PaymentResolver {
   private readonly service = new PaymentService();
 
+  @RequiresOrgPermission('payments:read')
   @Query(() => PaymentPage, { description: "An organization's payments received, newest first (payments:read)" })
   organizationPayments(
     @Arg('organizationId', () => ID, { description: 'The organization' }) organizationId: string,
@@ -28,6 +30,7 @@ export class PaymentResolver {
     return this.service.list(ctx, organizationId, args);
   }
 
+  @RequiresOrgPermission('payments:write')
   @Mutation(() => Payment, {
     description: 'Record a payment the organization received, against an invoice or an approved claim (payments:write)',
   })
