@@ -56,7 +56,6 @@ export default defineRoutes('Public health', [
     operation: 'ReportsysMapping',
     summary:
       "An organization's aggregate reporting mapping as its reports use it (`source`: set, seed or built_in): org unit, data sets, data elements and category option combos",
-    access: 'admin',
   },
   {
     method: 'PUT',
@@ -64,13 +63,11 @@ export default defineRoutes('Public health', [
     operation: 'SetReportsysMapping',
     summary:
       "Set an organization's aggregate reporting mapping, replacing the one it had (`id_scheme` uid or code, `org_unit`, `data_set`, `surveillance_data_set`, `attribute_option_combo`, `age_bands`, `diseases`, `syndromes`)",
-    access: 'admin',
   },
   {
     method: 'DELETE',
     path: '/api/public-health/reportsys-mappings/:organization_id',
     operation: 'ResetReportsysMapping',
     summary: 'Forget the mapping set for an organization: it reports by the REPORTSYS_MAPPING seed or the built-in default again',
-    access: 'admin',
   },
 ]);

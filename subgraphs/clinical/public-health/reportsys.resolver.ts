@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { OrganizationRef, ref } from '../../../shared/refs';
+import { RequiresPlatformPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
 import { ReportsysMappingService } from './reportsys-mapping.service';
@@ -9,6 +10,7 @@ import { ReportsysMapping, ReportsysMappingInput, ResetReportsysMappingPayload, 
 export class ReportsysMappingResolver {
   private readonly service = new ReportsysMappingService();
 
+  @RequiresPlatformPermission('public-health')
   @Query(() => ReportsysMapping, {
     nullable: true,
     description:
@@ -21,6 +23,7 @@ export class ReportsysMappingResolver {
     return this.service.get(ctx, organizationId);
   }
 
+  @RequiresPlatformPermission('public-health')
   @PayloadMutation(SetReportsysMappingPayload, {
     description:
       "Set an organization's aggregate reporting mapping (org unit, data sets, data elements and category option combos), replacing the one it had; public health administrators; a bad field is a user error",
@@ -33,6 +36,7 @@ export class ReportsysMappingResolver {
     return this.service.set(ctx, organizationId, input);
   }
 
+  @RequiresPlatformPermission('public-health')
   @PayloadMutation(ResetReportsysMappingPayload, {
     description:
       'Forget the mapping an administrator set for an organization: it reports by the REPORTSYS_MAPPING seed or the built-in default again',
