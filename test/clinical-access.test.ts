@@ -133,3 +133,93 @@ it('refuses a receptionist the clinical notes of a booked patient, reached direc
   );
   expect(doctor.body.data.appointment.patient.clinicalRecords.nodes.map((r: any) => r.notes)).toContain('Private note');
 });
+
+describe("an admission's reason, notes and discharge summary", () => {
+  const SUMMARY = 'HIV-1 infection, started on tenofovir/lamivudine/dolutegravir';
+  const REASON = 'Pneumocystis pneumonia';
+  const NOTES = 'CD4 count 85';
+  let admissionId: string;
+  let roomId: string;
+
+  beforeAll(async () => {
+    const admin = callers.get('ORG:ADMIN')!;
+    const nurse = callers.get('ORG:NURSE')!;
+    const room = await admin.post(`/api/organizations/${c.orgId}/rooms`, { name: 'Isolation 1', type: 'isolation', capacity: 2 });
+    if (room.status !== 201) throw new Error(`room: ${room.status} ${room.text}`);
+    roomId = room.body.data.id;
+    const admissions = `/api/organizations/${c.orgId}/admissions`;
+    // A stay that ended, with its discharge summary, and the stay the patient is in now.
+    const first = await nurse.post(admissions, { patient_id: c.patientId, room_id: roomId, reason: REASON, notes: NOTES });
+    if (first.status !== 201) throw new Error(`admit: ${first.status} ${first.text}`);
+    const discharged = await nurse.post(`${admissions}/${first.body.data.id}/discharge`, {
+      disposition: 'home',
+      discharge_summary: SUMMARY,
+    });
+    if (discharged.status !== 200) throw new Error(`discharge: ${discharged.status} ${discharged.text}`);
+    const now = await nurse.post(admissions, { patient_id: c.patientId, room_id: roomId, reason: REASON, notes: NOTES });
+    if (now.status !== 201) throw new Error(`admit: ${now.status} ${now.text}`);
+    admissionId = first.body.data.id;
+  });
+
+  const CLINICAL = ['reason', 'notes', 'dischargeSummary'];
+  const selection = `id status ${CLINICAL.join(' ')}`;
+  const paths: [string, string, (data: any) => any[]][] = [
+    [
+      'organizationAdmissions',
+      `query($o: ID!) { organizationAdmissions(organizationId: $o, limit: 10) { items { ${selection} } } }`,
+      (d) => d.organizationAdmissions.items,
+    ],
+    [
+      'Organization.rooms.admissions',
+      `query($o: ID!) { organization(id: $o) { rooms(limit: 10) { items { admissions { ${selection} } } } } }`,
+      (d) => d.organization.rooms.items.flatMap((r: any) => r.admissions),
+    ],
+    [
+      'Patient.admissions',
+      `query($id: ID!) { patient(id: $id) { admissions(first: 10) { nodes { ${selection} } } } }`,
+      (d) => d.patient.admissions.nodes,
+    ],
+  ];
+
+  it.each(['ORG:RECEPTIONIST', 'ORG:NURSE'])('answers %s through every path to an admission by clinical:read', async (who) => {
+    const api = callers.get(who)!;
+    for (const [via, query, pick] of paths) {
+      const res = await api.graphql(query, { o: c.orgId, id: c.patientId });
+      const admissions = pick(res.body.data);
+      expect({ via, count: admissions.length > 0 }).toEqual({ via, count: true });
+      const forbidden = (res.body.errors ?? []).filter((e: any) => e.extensions?.code === 'FORBIDDEN');
+      if (who === 'ORG:RECEPTIONIST') {
+        for (const a of admissions) for (const f of CLINICAL) expect({ via, f, value: a[f] }).toEqual({ via, f, value: null });
+        // One FORBIDDEN per refused field, each at its own path; nothing else fails.
+        expect({ via, errors: forbidden.length }).toEqual({ via, errors: admissions.length * CLINICAL.length });
+        expect(res.body.errors.length).toBe(forbidden.length);
+        expect(forbidden.every((e: any) => CLINICAL.includes(e.path[e.path.length - 1]))).toBe(true);
+        expect(JSON.stringify(res.body)).not.toMatch(/HIV|Pneumocystis|CD4/);
+      } else {
+        expect({ via, errors: res.body.errors }).toEqual({ via, errors: undefined });
+        expect(admissions.map((a: any) => a.reason)).toContain(REASON);
+        expect(admissions.map((a: any) => a.notes)).toContain(NOTES);
+      }
+    }
+    if (who === 'ORG:NURSE') {
+      const all = await api.graphql(paths[0][1], { o: c.orgId });
+      expect(all.body.data.organizationAdmissions.items.map((a: any) => a.dischargeSummary)).toContain(SUMMARY);
+    }
+  });
+
+  it('answers a receptionist the REST list and read of admissions with those fields null (200)', async () => {
+    const receptionist = callers.get('ORG:RECEPTIONIST')!;
+    const list = await receptionist.get(`/api/organizations/${c.orgId}/admissions`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    for (const a of list.body.data)
+      expect(a).toMatchObject({ reason: null, notes: null, discharge_summary: null, status: expect.any(String) });
+    const one = await receptionist.get(`/api/organizations/${c.orgId}/admissions/${admissionId}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: admissionId, status: 'discharged', reason: null, notes: null, discharge_summary: null });
+    for (const res of [list, one]) expect(res.text).not.toMatch(/HIV|Pneumocystis|CD4/);
+    // A nurse reads them through the same paths.
+    const nurse = await callers.get('ORG:NURSE')!.get(`/api/organizations/${c.orgId}/admissions/${admissionId}`);
+    expect(nurse.body.data).toMatchObject({ reason: REASON, notes: NOTES, discharge_summary: SUMMARY });
+  });
+});
