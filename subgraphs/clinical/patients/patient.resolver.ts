@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
+import { accessBasis } from '../access/patient-access';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
 import {
@@ -99,6 +100,15 @@ export class PatientResolver {
   @FieldResolver(() => OrganizationRef, { nullable: true })
   organization(@Root() patient: Patient) {
     return ref(patient.organizationId);
+  }
+
+  /** Asked by other subgraphs for their clinical fields (shared/clinical.ts): the rule of this patient's clinical lists. */
+  @Directive('@inaccessible')
+  @FieldResolver(() => Boolean, {
+    description: "Whether the caller may read this patient's clinical data (for other subgraphs' clinical fields)",
+  })
+  async viewerReadsClinicalData(@Root() patient: Patient, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    return !!(await accessBasis(ctx, patient, 'clinical:read'));
   }
 
   static resolveReference(reference: { id: string }, ctx: SubgraphContext) {
