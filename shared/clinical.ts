@@ -1,5 +1,6 @@
 import { Field, UseMiddleware, type FieldOptions, type MiddlewareFn } from 'type-graphql';
 import { errors } from './errors';
+import { logger } from './logger';
 import { isUuid } from './model';
 import { can } from './permissions';
 import type { SubgraphContext } from './subgraph';
@@ -33,24 +34,29 @@ export interface ClinicalOwner {
 export type ClinicalOwnerOf<T> = (record: T, ctx: SubgraphContext) => ClinicalOwner | Promise<ClinicalOwner>;
 
 /**
- * The patient's clinical access as the clinical subgraph rules it (its own profile, the organization's clinical
- * roles, a consent, ...): an internal field of Patient, asked as the caller.
+ * The patients whose clinical data the clinical subgraph lets the caller read (its own profile, the organization's
+ * clinical roles, a consent, ...): an internal query of that subgraph, asked as the caller.
  */
-const PATIENT_CLINICAL_ACCESS =
-  'query PatientClinicalAccess($representations: [_Any!]!) { _entities(representations: $representations) { ... on Patient { id viewerReadsClinicalData } } }';
+const PATIENTS_WITH_CLINICAL_ACCESS = 'query PatientsWithClinicalAccess($ids: [ID!]!) { patientsWithClinicalAccess(ids: $ids) }';
 
 /** Whether the clinical subgraph lets the caller read each patient's clinical data, batched per request. */
 function patientAccess(ctx: SubgraphContext) {
   return ctx.loader<string, boolean>('clinical-access-of-patient', async (ids) => {
-    const result = await ctx.peers.query(
-      'clinical',
-      PATIENT_CLINICAL_ACCESS,
-      { representations: ids.map((id) => ({ __typename: 'Patient', id })) },
-      { viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent },
-    );
-    if (result.errors?.length) throw new Error(`patient clinical access lookup failed: ${result.errors.map((e) => e.message).join('; ')}`);
-    const rows = (result.data?._entities ?? []) as ({ id: string; viewerReadsClinicalData: boolean } | null)[];
-    return ids.map((_id, i) => rows[i]?.viewerReadsClinicalData === true);
+    let readable = new Set<string>();
+    try {
+      const result = await ctx.peers.query(
+        'clinical',
+        PATIENTS_WITH_CLINICAL_ACCESS,
+        { ids: [...ids] },
+        { viewer: ctx.viewer, requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent },
+      );
+      if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
+      readable = new Set((result.data?.patientsWithClinicalAccess ?? []) as string[]);
+    } catch (err) {
+      // The clinical subgraph down or refusing: nobody reads on a patient's basis in this request (closed, logged).
+      logger.warn({ err: (err as Error).message, reqId: ctx.requestId }, "patients' clinical access lookup failed; refusing on that basis");
+    }
+    return ids.map((id) => readable.has(id));
   });
 }
 

@@ -16,7 +16,8 @@ import { CLINICAL_FIELD_RULE } from '../shared/clinical';
 import { API_KEY_SCOPES, ORG_ROLES, PERMISSIONS } from '../shared/permissions';
 import { clinicalFixture, type ClinicalFixture } from './support/clinical-fixture';
 import { observe, rootQueries, type RootQuery } from './support/graph-walk';
-import { signUp, startApp, type Api, type TestApp } from './support/app';
+import { SAMPLE_PATIENT, signUp, startApp, type Api, type TestApp } from './support/app';
+import { Patient } from '../subgraphs/clinical/patients/patient.entity';
 import { clinic, type Clinic } from './support/clinic';
 import { addMember } from './support/org';
 import { Appointment } from '../subgraphs/org/scheduling/appointment.entity';
@@ -150,6 +151,35 @@ it('refuses a receptionist the clinical notes of a booked patient, reached direc
   expect(doctor.body.data.appointment.patient.clinicalRecords.nodes.map((r: any) => r.notes)).toContain('Private note');
 });
 
+it("shows an appointment's reason to the patient who booked it and to its doctor, not to the front desk", async () => {
+  const patient = await signUp(app.api);
+  const doctor = await signUp(app.api, { registration_role: 'DOCTOR' }); // not a member: seen through the booking
+  const em = app.em('org');
+  const resource = em.create(SchedulableResource, { organizationId: c.orgId, type: ResourceType.room, name: 'Room R' });
+  const appointment = em.create(Appointment, {
+    organizationId: c.orgId,
+    resource,
+    patientUserId: patient.user.id,
+    doctorUserId: doctor.user.id,
+    patientName: 'Test User',
+    patientEmail: patient.user.email,
+    startTime: new Date(Date.now() + 86_400_000),
+    endTime: new Date(Date.now() + 88_200_000),
+    reason: 'Burning on urination',
+  });
+  await em.flush();
+  const read = (api: Api) => api.graphql('query($id: ID!) { appointment(id: $id) { id reason } }', { id: appointment.id });
+  for (const api of [patient.api, doctor.api, c.nurse.api]) {
+    expect((await read(api)).body.data.appointment).toEqual({ id: appointment.id, reason: 'Burning on urination' });
+  }
+  const desk = await read(callers.get('ORG:RECEPTIONIST')!);
+  expect(desk.body.data.appointment).toEqual({ id: appointment.id, reason: null });
+  expect(desk.body.errors.map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([['appointment.reason', 'FORBIDDEN']]);
+  const rest = await callers.get('ORG:RECEPTIONIST')!.get(`/api/appointments/${appointment.id}`);
+  expect(rest.status).toBe(200);
+  expect(rest.body.data).toMatchObject({ id: appointment.id, reason: null });
+});
+
 describe("an admission's reason, notes and discharge summary", () => {
   const SUMMARY = 'HIV-1 infection, started on tenofovir/lamivudine/dolutegravir';
   const REASON = 'Pneumocystis pneumonia';
@@ -221,6 +251,31 @@ describe("an admission's reason, notes and discharge summary", () => {
       const all = await api.graphql(paths[0][1], { o: c.orgId });
       expect(all.body.data.organizationAdmissions.items.map((a: any) => a.dischargeSummary)).toContain(SUMMARY);
     }
+  });
+
+  it("lets the patient read their own stay's clinical text, whatever their role, and only their own", async () => {
+    // A receptionist admitted to the hospital they work at: their own profile is the admitted patient.
+    const member = await signUp(app.api);
+    await addMember(app, c.orgId, member.user.id, 'ORG:RECEPTIONIST');
+    const own = await c.doctor.api.post(`/api/organizations/${c.orgId}/patients`, {
+      ...SAMPLE_PATIENT,
+      email: undefined,
+      first_name: 'Own',
+    });
+    await app.em('clinical').nativeUpdate(Patient, { id: own.body.data.id }, { userId: member.user.id });
+    const stay = await callers.get('ORG:NURSE')!.post(`/api/organizations/${c.orgId}/admissions`, {
+      patient_id: own.body.data.id,
+      room_id: roomId,
+      reason: 'Appendicitis',
+    });
+    expect(stay.status).toBe(201);
+    const list = await member.api.get(`/api/organizations/${c.orgId}/admissions?limit=100`);
+    expect(list.status).toBe(200);
+    const reasons = new Map(list.body.data.map((a: any) => [a.id, a.reason]));
+    expect(reasons.get(stay.body.data.id)).toBe('Appendicitis');
+    // The other patients' stays stay closed to them.
+    expect([...reasons].filter(([id, reason]) => id !== stay.body.data.id && reason !== null)).toEqual([]);
+    expect(list.text).not.toMatch(/HIV|Pneumocystis|CD4/);
   });
 
   it('answers a receptionist the REST list and read of admissions with those fields null (200)', async () => {

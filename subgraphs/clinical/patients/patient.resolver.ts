@@ -3,7 +3,7 @@ import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
-import { accessBasis } from '../access/patient-access';
+import { accessBasis, loadPatient } from '../access/patient-access';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
 import {
@@ -102,13 +102,25 @@ export class PatientResolver {
     return ref(patient.organizationId);
   }
 
-  /** Asked by other subgraphs for their clinical fields (shared/clinical.ts): the rule of this patient's clinical lists. */
+  /**
+   * Asked by other subgraphs for their clinical fields (shared/clinical.ts): of the patients named, those whose clinical
+   * data the caller may read, under the rule of the patients' own clinical lists. Not a read of the patients.
+   */
   @Directive('@inaccessible')
-  @FieldResolver(() => Boolean, {
-    description: "Whether the caller may read this patient's clinical data (for other subgraphs' clinical fields)",
+  @Query(() => [ID], {
+    description: "Of these patients, those whose clinical data the caller may read (for other subgraphs' clinical fields)",
   })
-  async viewerReadsClinicalData(@Root() patient: Patient, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    return !!(await accessBasis(ctx, patient, 'clinical:read'));
+  async patientsWithClinicalAccess(
+    @Arg('ids', () => [ID], { description: 'Patients the caller reads records of' }) ids: string[],
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<string[]> {
+    const readable = await Promise.all(
+      ids.map(async (id) => {
+        const patient = await loadPatient(ctx, id);
+        return !!patient && !!(await accessBasis(ctx, patient, 'clinical:read'));
+      }),
+    );
+    return ids.filter((_id, i) => readable[i]);
   }
 
   static resolveReference(reference: { id: string }, ctx: SubgraphContext) {
