@@ -88,7 +88,7 @@ export function clinicalOnly<T>(ownerOf: ClinicalOwnerOf<T>): MiddlewareFn<Subgr
 type ReturnTypeFunc = NonNullable<Parameters<typeof Field>[0]>;
 
 /**
- * A clinical field of an object type (a property, or a field resolver's method): always nullable, its description
+ * A clinical field of an object type (a property, or a method of the type's class): always nullable, its description
  * ending with `CLINICAL_FIELD_RULE`, resolved only for callers who read the record's clinical data (`clinicalOnly`).
  *
  *   @ClinicalField(() => String, { description: 'Why the patient was admitted' }, (a: Admission) => ({ organizationId: a.organizationId, patientId: a.patientId }))
