@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { ExecutionResult, PreparedOperation } from '../shared/prepared-operation';
 import { loadOperations } from './operations';
 import { anyCase, defineRoutes, type RouteSpec } from './route';
-import { compileRoutes, restRouter } from './router';
+import { compileRoutes, failingErrors, restRouter } from './router';
 
 const schema = buildSchema(`
   enum DoorState { open closed locked }
@@ -180,5 +180,25 @@ describe('a route choosing its operation by a body field', () => {
     expect(() =>
       compileRoutes([defineRoutes('Doors', [{ ...statusRoute, operationBy: partial }])], schema, ops, { maxCost: 5000, maxDepth: 10 }),
     ).toThrow('PATCH /doors/:id/state: DoorState value locked neither runs an operation nor is refused');
+  });
+});
+
+describe('which errors of an answer fail a REST request', () => {
+  const forbidden = (path: (string | number)[]) => ({ message: 'no', path, extensions: { code: 'FORBIDDEN' } });
+  const data = { admission: { id: ID, reason: null } };
+
+  it('lets a refused field inside an answered root field go: the record answers with it null', () => {
+    expect(failingErrors([forbidden(['admission', 'reason'])], data, 'admission')).toEqual([]);
+    expect(failingErrors([forbidden(['admission', 'items', 0, 'notes'])], data, 'admission')).toEqual([]);
+  });
+
+  it('keeps every other error: the root refused or missing, other codes, a refusal that blanked the root', () => {
+    const root = forbidden(['admission']);
+    expect(failingErrors([root], { admission: null }, 'admission')).toEqual([root]);
+    expect(failingErrors([forbidden(['admission', 'reason'])], { admission: null }, 'admission')).toHaveLength(1);
+    const internal = { message: 'boom', path: ['admission', 'room'], extensions: { code: 'INTERNAL_ERROR' } };
+    expect(failingErrors([forbidden(['admission', 'reason']), internal], data, 'admission')).toEqual([internal]);
+    const pathless = { message: 'no', extensions: { code: 'FORBIDDEN' } };
+    expect(failingErrors([pathless], data, 'admission')).toEqual([pathless]);
   });
 });

@@ -432,13 +432,28 @@ function handler(route: CompiledRoute, gateway: OperationExecutor) {
   };
 }
 
+type GraphQLErrorLike = { message: string; path?: readonly (string | number)[]; extensions?: Record<string, unknown> };
+
+/**
+ * The errors that fail the request: all of them, less the refusals of single fields inside an answered root field (a
+ * clinical field a receptionist may not read: null with FORBIDDEN at its path). As in GraphQL, the rest of the
+ * record stands: the route answers with those fields null.
+ */
+export function failingErrors(errors: readonly GraphQLErrorLike[] | undefined, data: unknown, rootKey: string): GraphQLErrorLike[] {
+  const answered = (data as Record<string, unknown> | null | undefined)?.[rootKey] != null;
+  return (errors ?? []).filter(
+    (e) => !(answered && e.extensions?.code === 'FORBIDDEN' && (e.path?.length ?? 0) > 1 && e.path![0] === rootKey),
+  );
+}
+
 /** Sends an operation's result as the route's envelope: the root field as `data`, a page with `meta`, errors mapped. */
 export function answer(
   route: CompiledRoute,
   res: Response,
-  { data, errors }: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] },
+  { data, errors }: { data?: unknown; errors?: readonly GraphQLErrorLike[] },
 ): void {
-  if (errors?.length) return sendGraphQLError(res, errors[0]);
+  const failing = failingErrors(errors, data, route.rootKey);
+  if (failing.length) return sendGraphQLError(res, failing[0]);
   let value = (data as Record<string, unknown> | null | undefined)?.[route.rootKey];
   if (route.payload && value) {
     const { userErrors, [route.payload]: record } = value as { userErrors?: WireUserError[] } & Record<string, unknown>;

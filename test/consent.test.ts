@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clock } from '../shared/clock';
 import { SAMPLE_PATIENT, signUp, startApp, type SignedUp, type TestApp } from './support/app';
 import { clinic, outsider, type Clinic } from './support/clinic';
+import { addMember } from './support/org';
 
 let app: TestApp;
 let c: Clinic;
@@ -61,6 +62,25 @@ describe('consent', () => {
     expect((await other.api.get(`/api/consent/${grant.body.data.id}`)).status).toBe(200);
     await patientUser.api.post(`/api/consent/${grant.body.data.id}/revoke`);
     expect((await other.api.get(`/api/patients/${patientId}`)).status).toBe(404);
+  });
+
+  it('reaches the clinical roles of a granted organization, not its front desk or billing', async () => {
+    const other = await outsider(app);
+    const desk = await signUp(app.api);
+    await addMember(app, other.orgId, desk.user.id, 'ORG:RECEPTIONIST');
+    const grant = await patientUser.api.post('/api/consent/grant', { grantee_organization_id: other.orgId, purpose: 'Referral' });
+    expect(grant.status).toBe(201);
+    const query = 'query($id: ID!) { patient(id: $id) { id clinicalRecords { totalCount } } }';
+    // The organization's doctor reads the patient's clinical data under the consent.
+    const doctor = await other.api.graphql(query, { id: patientId });
+    expect(doctor.body.data.patient).toEqual({ id: patientId, clinicalRecords: { totalCount: expect.any(Number) } });
+    // Its receptionist sees who the patient is, but no clinical data.
+    const front = await desk.api.graphql(query, { id: patientId });
+    expect(front.body.data.patient).toEqual({ id: patientId, clinicalRecords: null });
+    expect(front.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    // The patient belongs to no organization of theirs: REST answers as for any clinical data they may not read.
+    expect((await desk.api.get(`/api/patients/${patientId}/clinical-records`)).status).toBe(404);
+    await patientUser.api.post(`/api/consent/${grant.body.data.id}/revoke`);
   });
 
   it('stops at its expiry', async () => {

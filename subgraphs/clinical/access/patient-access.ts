@@ -25,10 +25,13 @@ function directBasis(viewer: Viewer, p: Patient, permission: Permission): Basis 
   return null;
 }
 
-/** Consents in force for the viewer, batched per request by patient id. */
-function consentLoader(ctx: SubgraphContext, viewer: Viewer) {
-  return ctx.loader<string, boolean>('active-consent', async (patientIds) => {
-    const orgs = viewer.memberships.map((m) => m.organizationId);
+/**
+ * Consents in force for the viewer, batched per request by patient id. A consent to an organization reaches its
+ * members who hold `permission` there: one to share clinical data reaches its clinical roles, not its front desk.
+ */
+function consentLoader(ctx: SubgraphContext, viewer: Viewer, permission: Permission) {
+  return ctx.loader<string, boolean>(`active-consent:${permission}`, async (patientIds) => {
+    const orgs = viewer.memberships.map((m) => m.organizationId).filter((o) => can(viewer, permission, o));
     const now = clock.now();
     const rows = await ctx.em.find(
       Consent,
@@ -53,7 +56,7 @@ export async function accessBasis(ctx: SubgraphContext, patient: Patient, permis
   const direct = directBasis(viewer, patient, permission);
   if (direct) return direct;
   if (viewer.apiKey || viewer.system) return null;
-  return (await consentLoader(ctx, viewer).load(patient.id)) ? 'consent' : null;
+  return (await consentLoader(ctx, viewer, permission).load(patient.id)) ? 'consent' : null;
 }
 
 export function loadPatient(ctx: SubgraphContext, id: string): Promise<Patient | null> {

@@ -1,9 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../../shared/model';
 import { OrganizationRef, ref } from '../../../shared/refs';
 import { RequiresOrgPermission } from '../../../shared/requires-permission';
 import type { SubgraphContext } from '../../../shared/subgraph';
 import { PayloadMutation } from '../../../shared/user-errors';
+import { accessBasis, loadPatient } from '../access/patient-access';
 import { Patient } from './patient.entity';
 import { PatientService } from './patient.service';
 import {
@@ -101,6 +102,27 @@ export class PatientResolver {
   @FieldResolver(() => OrganizationRef, { nullable: true })
   organization(@Root() patient: Patient) {
     return ref(patient.organizationId);
+  }
+
+  /**
+   * Asked by other subgraphs for their clinical fields (shared/clinical.ts): of the patients named, those whose clinical
+   * data the caller may read, under the rule of the patients' own clinical lists. Not a read of the patients.
+   */
+  @Directive('@inaccessible')
+  @Query(() => [ID], {
+    description: "Of these patients, those whose clinical data the caller may read (for other subgraphs' clinical fields)",
+  })
+  async patientsWithClinicalAccess(
+    @Arg('ids', () => [ID], { description: 'Patients the caller reads records of' }) ids: string[],
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<string[]> {
+    const readable = await Promise.all(
+      ids.map(async (id) => {
+        const patient = await loadPatient(ctx, id);
+        return !!patient && !!(await accessBasis(ctx, patient, 'clinical:read'));
+      }),
+    );
+    return ids.filter((_id, i) => readable[i]);
   }
 
   static resolveReference(reference: { id: string }, ctx: SubgraphContext) {

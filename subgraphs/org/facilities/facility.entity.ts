@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt, type Ref } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ClinicalField, type ClinicalOwner } from '../../../shared/clinical';
 import { BaseRecord } from '../../../shared/model';
 import { stateMachine } from '../../../shared/state-machine';
 
@@ -102,6 +103,11 @@ export enum DischargeDisposition {
 }
 registerEnumType(DischargeDisposition, { name: 'DischargeDisposition', description: 'Where a patient went when discharged' });
 
+/** Where an admission's clinical fields belong: its organization and its patient (shared/clinical.ts). */
+function admissionOwner(a: Admission): ClinicalOwner {
+  return { organizationId: a.organizationId, patientId: a.patientId };
+}
+
 /** A patient's stay in a room of an organization, from admission to discharge. */
 @ObjectType('Admission', { description: "A patient's stay in a room of the organization, from admission to discharge" })
 @Entity({ tableName: 'admissions' })
@@ -126,7 +132,7 @@ export class Admission extends BaseRecord {
   @Enum({ items: () => AdmissionStatus })
   status: Opt<AdmissionStatus> = AdmissionStatus.admitted;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'Why the patient was admitted' }, admissionOwner)
   @Property({ type: 'text', nullable: true })
   reason?: string | null;
 
@@ -142,7 +148,7 @@ export class Admission extends BaseRecord {
   @Property({ type: 'uuid' })
   admittedBy!: string;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'Notes on the admission' }, admissionOwner)
   @Property({ type: 'text', nullable: true })
   notes?: string | null;
 
@@ -154,7 +160,7 @@ export class Admission extends BaseRecord {
   @Property({ type: 'uuid', nullable: true })
   dischargedBy?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'The summary of the stay written at discharge' }, admissionOwner)
   @Property({ type: 'text', nullable: true })
   dischargeSummary?: string | null;
 
@@ -193,7 +199,9 @@ export class AdmissionTransfer extends BaseRecord {
   @Property({ type: 'uuid', fieldName: 'transferred_by' })
   by!: string;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'Why the patient was moved' }, async (t: AdmissionTransfer) =>
+    admissionOwner(await t.admission.loadOrFail()),
+  )
   @Property({ type: 'text', nullable: true })
   reason?: string | null;
 }

@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { ClinicalField } from '../../../shared/clinical';
 import { BaseRecord } from '../../../shared/model';
 import { stateMachine } from '../../../shared/state-machine';
 
@@ -67,7 +68,11 @@ export class AppointmentRequest extends BaseRecord {
   @Property({ type: 'timestamptz' })
   preferredEnd!: Date;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'Why the patient asks to be seen' }, (r: AppointmentRequest) => ({
+    organizationId: r.organizationId,
+    patientId: r.patientId,
+    readers: [r.requestedBy],
+  }))
   @Property({ type: 'text', nullable: true })
   reason?: string | null;
 

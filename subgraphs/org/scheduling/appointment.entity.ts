@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { errors } from '../../../shared/errors';
+import { ClinicalField } from '../../../shared/clinical';
 import { BaseRecord, isUuid } from '../../../shared/model';
 import { can, canSeeOrganization, requireViewer } from '../../../shared/permissions';
 import { stateMachine } from '../../../shared/state-machine';
@@ -101,7 +102,11 @@ export class Appointment extends BaseRecord {
   @Property({ type: 'timestamptz' })
   endTime!: Date;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(() => String, { description: 'Why the patient is to be seen' }, (a: Appointment) => ({
+    organizationId: a.organizationId,
+    patientId: a.patientId,
+    readers: [a.patientUserId, a.doctorUserId],
+  }))
   @Property({ type: 'text', nullable: true })
   reason?: string | null;
 

@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ClinicalField } from '../../../shared/clinical';
 import { BaseRecord } from '../../../shared/model';
 import { Money, MoneyField } from '../../../shared/money';
 import { stateMachine } from '../../../shared/state-machine';
@@ -142,7 +143,11 @@ export class SupplyOrder extends BaseRecord {
   @Property({ type: 'timestamptz', nullable: true })
   verifiedAt?: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @ClinicalField(
+    () => String,
+    { description: "The pharmacist's notes on checking the order against the patient's prescriptions" },
+    (o: SupplyOrder) => ({ organizationId: o.facilityId, patientId: o.patientId, readers: [o.customerId] }),
+  )
   @Property({ type: 'text', nullable: true })
   verificationNotes?: string | null;
 
