@@ -154,16 +154,16 @@ describe('POST /graphql', () => {
   });
 
   it('rejects queries deeper than the configured limit with a clear error', async () => {
-    // Today's graph nests at most four levels, so prove the rule with a gateway configured for three.
-    process.env.GRAPHQL_MAX_DEPTH = '3';
+    // The REST operations nest up to four levels (checked at start), so prove the rule with a gateway configured for four.
+    process.env.GRAPHQL_MAX_DEPTH = '4';
     resetConfig();
     const strict = await startApp({ workers: false });
     try {
-      const query = '{ organizationInvoices(organizationId: "%s") { items { patient { organization { id } } } } }';
+      const query = '{ organizationInvoices(organizationId: "%s") { items { patient { organization { rooms { id } } } } } }';
       const res = await strict.api.as(doctor.token).graphql(query.replace('%s', orgId));
       expect(res.status).toBe(400);
-      expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 3, actual: 4 });
-      expect(res.body.errors[0].message).toMatch(/exceeds maximum operation depth of 3/);
+      expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_DEEP', limit: 4, actual: 5 });
+      expect(res.body.errors[0].message).toMatch(/exceeds maximum operation depth of 4/);
       const shallow = await strict.api.as(doctor.token).graphql('{ me { id } }');
       expect(shallow.body.errors).toBeUndefined();
     } finally {

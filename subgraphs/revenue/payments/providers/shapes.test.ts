@@ -81,7 +81,7 @@ describe('provider rules', () => {
     expect(issue(() => checkRequest(MobileMoneyProvider.mobile_money_a, '+233241234567', '10', 'KES'))).toMatchObject({ field: 'phone' });
     expect(issue(() => checkRequest(MobileMoneyProvider.mobile_money_c, '+254712345678', '10', 'UGX'))).toMatchObject({
       field: 'currency',
-      message: 'must be KES for mobile_money_c numbers of KE',
+      message: 'must be KES for mobile-money-c numbers of KE',
     });
     expect(issue(() => checkRequest(MobileMoneyProvider.mobile_money_b, '+256772123456', '100', 'UGX'))).toMatchObject({
       field: 'amount',
