@@ -85,7 +85,7 @@ describe('provider rules', () => {
     });
     expect(issue(() => checkRequest(MobileMoneyProvider.mobile_money_b, '+256772123456', '100', 'UGX'))).toMatchObject({
       field: 'amount',
-      message: 'must be at least 500 UGX for mobile_money_b',
+      message: 'must be at least 500 UGX for mobile-money-b',
     });
     expect(issue(() => checkRequest(MobileMoneyProvider.mobile_money_b, '+233241234567', '0.00', 'GHS'))).toMatchObject({
       field: 'amount',
